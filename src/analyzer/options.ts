@@ -1,0 +1,73 @@
+/**
+ * The one source of truth for every threshold and limit the analyzer uses.
+ * The extension's settings and the CLI's flags map onto this object; nothing else holds a default.
+ */
+export interface AnalyzerOptions {
+  /** a page with at least this many visible characters is a text page (unless the text is undecodable) */
+  minTextChars: number;
+  /** share of undecodable characters at or above which a text page goes to OCR */
+  undecodableShare: number;
+  /** upper end of the borderline band: up to this many visible chars over a large image → `review` */
+  borderlineMaxChars: number;
+  /** image coverage above which few characters over an image make a page borderline */
+  borderlineCoverage: number;
+  /** invisible chars needed to call a page an OCR layer */
+  minOcrLayerChars: number;
+  /** image coverage at or above which invisible text counts as an OCR layer over a scan */
+  ocrLayerCoverage: number;
+  /** image coverage at or above which a page without text is a scan */
+  scanCoverage: number;
+  /** vector painting operations at or above which a page without text or images needs review */
+  minVectorOps: number;
+
+  // Limits (hostile input). Hitting one is reported as a reason, never thrown.
+  /** decoded bytes per stream */
+  maxStreamBytes: number;
+  /** decoded content bytes per page (all content streams, forms and appearances together) */
+  maxPageBytes: number;
+  /** content operators interpreted per page */
+  maxOpsPerPage: number;
+  /** nesting depth of Form XObjects (and annotation appearances) */
+  maxFormDepth: number;
+  /** length of a reference chain (1 0 R → 2 0 R → …) */
+  maxRefChain: number;
+  /** depth of the page tree */
+  maxPageTreeDepth: number;
+  /** pages analysed at most */
+  maxPages: number;
+  /** time budget per file in milliseconds (checked cooperatively) */
+  timeBudgetMs: number;
+  /** password to try after the empty one (UTF-8) */
+  password?: string;
+}
+
+export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
+  minTextChars: 40,
+  undecodableShare: 0.5,
+  borderlineMaxChars: 250,
+  borderlineCoverage: 0.5,
+  minOcrLayerChars: 40,
+  ocrLayerCoverage: 0.8,
+  scanCoverage: 0.3,
+  minVectorOps: 10,
+  maxStreamBytes: 64 * 1024 * 1024,
+  maxPageBytes: 128 * 1024 * 1024,
+  maxOpsPerPage: 2_000_000,
+  maxFormDepth: 12,
+  maxRefChain: 32,
+  maxPageTreeDepth: 64,
+  maxPages: 100_000,
+  timeBudgetMs: 20_000,
+});
+
+/** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */
+export function resolveOptions(partial?: Partial<AnalyzerOptions>): AnalyzerOptions {
+  const out: AnalyzerOptions = { ...DEFAULT_OPTIONS };
+  if (!partial) return out;
+  for (const key of Object.keys(DEFAULT_OPTIONS) as (keyof AnalyzerOptions)[]) {
+    const v = partial[key];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) (out as unknown as Record<string, unknown>)[key] = v;
+  }
+  if (typeof partial.password === 'string') out.password = partial.password;
+  return out;
+}

@@ -1,0 +1,145 @@
+/** The analyzer's public result types: what the CLI prints, the extension shows and the tests assert. */
+
+export type PageRoute = 'text' | 'ocr-layer' | 'ocr' | 'blank' | 'review' | 'unknown';
+
+/** Machine-readable reasons attached to a route. */
+export type RouteReason =
+  | 'text-layer'
+  | 'sparse-text'
+  | 'undecodable-text'
+  | 'few-chars-over-image'
+  | 'invisible-text-over-scan'
+  | 'text-under-image'
+  | 'image-only'
+  | 'vector-only'
+  | 'small-image-only'
+  | 'little-paint'
+  | 'nothing-painted'
+  // can't tell
+  | 'password-required'
+  | 'unsupported-encryption'
+  | 'damaged'
+  | 'not-a-pdf'
+  | 'empty-file'
+  | 'budget-exceeded'
+  | 'stream-too-large'
+  | 'too-many-operators'
+  | 'form-depth-exceeded'
+  | 'page-tree-cycle'
+  | 'too-many-pages';
+
+/** A rectangle in default user space of the page (unrotated), as [x0, y0, x1, y1] with x0 ≤ x1, y0 ≤ y1. */
+export type Rect = [number, number, number, number];
+
+export interface ImageBox {
+  /** the axis-aligned bounds of the image's quad, clipped to the visible box */
+  rect: Rect;
+  /** the image's own area (of its quad, clipped) as a share of the visible page area */
+  share: number;
+  /** 'xobject' (Do), 'inline' (BI … EI) */
+  kind: 'xobject' | 'inline';
+  /** pixel size when known */
+  width?: number;
+  height?: number;
+  /** the image's encoding filter, e.g. DCTDecode */
+  filter?: string;
+  /** painted by an annotation's appearance rather than the page content */
+  fromAnnotation?: boolean;
+}
+
+export interface FontEvidence {
+  /** resource name (e.g. F1) and /BaseFont */
+  name: string;
+  baseFont: string;
+  subtype: string;
+  /** how the font maps codes to Unicode: the decoding rung */
+  decoding: 'tounicode' | 'encoding' | 'standard14' | 'predefined-cmap' | 'none';
+  /** characters drawn with this font on the page (all render modes) */
+  chars: number;
+}
+
+export interface PageBoxes {
+  mediaBox: Rect;
+  cropBox: Rect;
+}
+
+export interface PageEvidence {
+  /** non-whitespace characters drawn visibly */
+  visibleChars: number;
+  /** non-whitespace characters drawn invisibly: render mode 3/7, outside the crop box, or covered by a later opaque image */
+  invisibleChars: number;
+  /** the part of invisibleChars that was hidden by an image painted over it */
+  hiddenUnderImage: number;
+  /** visible characters that do not decode to meaningful Unicode (no mapping, U+FFFD, private use, controls) */
+  badChars: number;
+  /** share of visible characters that decode: 1 − badChars / visibleChars (1 when no chars) */
+  textQuality: number;
+  fonts: FontEvidence[];
+  /** area of the union of image boxes over the visible page area, 0..1 */
+  imageCoverage: number;
+  imageCount: number;
+  imageBoxes: ImageBox[];
+  /** path painting operators (fill, stroke, shading) */
+  vectorOps: number;
+  /** content operators interpreted */
+  operators: number;
+  boxes: PageBoxes;
+  /** /Rotate normalised to 0, 90, 180, 270 */
+  rotate: number;
+}
+
+export interface PageReport {
+  /** 1-based */
+  page: number;
+  route: PageRoute;
+  reasons: RouteReason[];
+  evidence: PageEvidence;
+  /** human-readable notes (limits hit, damaged streams) */
+  notes?: string[];
+}
+
+export interface EncryptionReport {
+  encrypted: boolean;
+  /** e.g. "RC4-40", "RC4-128", "AES-128", "AES-256" */
+  method?: string;
+  revision?: number;
+  version?: number;
+  needsPassword?: boolean;
+  encryptMetadata?: boolean;
+}
+
+export interface ProducerHint {
+  kind: 'ocr-producer' | 'scanner-producer' | 'info-xmp-mismatch';
+  /** e.g. "text layer written by an OCR engine: ABBYY FineReader 14" */
+  message: string;
+  /** the field that triggered the hint, e.g. Producer, CreatorTool */
+  field?: string;
+  value?: string;
+}
+
+export interface DocumentMetadata {
+  /** /Info entries decoded to text */
+  info: Record<string, string>;
+  /** XMP properties, keyed by their qualified name (e.g. "dc:title", "xmp:CreatorTool") */
+  xmp: Record<string, string>;
+  hints: ProducerHint[];
+}
+
+export interface DocumentReport {
+  pageCount: number;
+  pages: PageReport[];
+  needsOcr: boolean;
+  /** 1-based numbers of `ocr` pages */
+  ocrPages: number[];
+  routeCounts: Record<PageRoute, number>;
+  encryption: EncryptionReport;
+  /** header version, e.g. "1.7"; /Version in the catalog wins when later */
+  pdfVersion?: string;
+  metadata: DocumentMetadata;
+  /** set when the file as a whole could not be read; pages are then empty or `unknown` */
+  error?: { reason: RouteReason; message: string };
+  /** structural findings: "xref repaired", "2 objects missing" */
+  notes: string[];
+  /** wall time the analysis took, milliseconds */
+  elapsedMs: number;
+}
