@@ -1,0 +1,166 @@
+/**
+ * The analyzer's entry points: bytes in, a DocumentReport out. Never throws; a file that can't be read becomes a
+ * report with `error` and `unknown` pages.
+ */
+import { scanPage, ScanContext, type PageScan } from './content';
+import { type OpenedDocument, openDocument } from './document';
+import { readMetadata } from './metadata';
+import { PdfDict, PdfStream } from './objects';
+import { type AnalyzerOptions, resolveOptions } from './options';
+import { decideRoute } from './route';
+import type { DocumentMetadata, DocumentReport, PageEvidence, PageReport, PageRoute, RouteReason } from './types';
+
+/** Faults that make a page's evidence unreliable enough that we must not route it from partial counts. */
+const FATAL_PAGE_FAULTS: ReadonlySet<RouteReason> = new Set(['budget-exceeded', 'too-many-operators']);
+
+export function emptyRouteCounts(): Record<PageRoute, number> {
+  return { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 };
+}
+
+export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): DocumentReport {
+  const start = Date.now();
+  const opts = resolveOptions(options);
+  let doc: OpenedDocument | undefined;
+  const report: DocumentReport = {
+    pageCount: 0,
+    pages: [],
+    needsOcr: false,
+    ocrPages: [],
+    routeCounts: emptyRouteCounts(),
+    encryption: { encrypted: false },
+    metadata: { info: {}, xmp: {}, hints: [] },
+    notes: [],
+    elapsedMs: 0,
+  };
+  try {
+    if (!(bytes instanceof Uint8Array)) {
+      report.error = { reason: 'not-a-pdf', message: 'input is not a byte array' };
+      return finish(report, start);
+    }
+    doc = openDocument(bytes, opts);
+    report.pdfVersion = doc.version;
+    report.encryption = doc.encryption;
+    report.notes.push(...doc.notes);
+    if (doc.fatal) {
+      report.error = doc.fatal;
+      // Pages we know of (none, usually) are unknown with the same reason.
+      return finish(report, start);
+    }
+    report.metadata = metadataOf(doc);
+    const ctx = new ScanContext(doc.xref, opts, start);
+    report.pageCount = doc.pages.length;
+    let outOfTime = false;
+    for (let i = 0; i < doc.pages.length; i++) {
+      const node = doc.pages[i];
+      const evidenceBase = {
+        boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox },
+        rotate: node.rotate,
+      };
+      if (outOfTime || Date.now() > ctx.deadline) {
+        outOfTime = true;
+        report.pages.push(unknownPage(i + 1, 'budget-exceeded', evidenceBase));
+        continue;
+      }
+      const scan = scanPage(node, ctx);
+      report.pages.push(pageReport(i + 1, scan, evidenceBase, opts));
+      if (scan.faults.includes('budget-exceeded')) outOfTime = true;
+    }
+  } catch (e) {
+    report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };
+  }
+  return finish(report, start);
+}
+
+export async function analyzePdf(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): Promise<DocumentReport> {
+  return analyzePdfSync(bytes, options);
+}
+
+function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' | 'rotate'>, opts: AnalyzerOptions): PageReport {
+  const visible = s.visibleChars;
+  const evidence: PageEvidence = {
+    visibleChars: visible,
+    invisibleChars: s.invisibleChars,
+    hiddenUnderImage: s.hiddenUnderImage,
+    badChars: s.badChars,
+    textQuality: visible > 0 ? round3(1 - s.badChars / visible) : 1,
+    fonts: s.fonts,
+    imageCoverage: round4(s.imageCoverage),
+    imageCount: s.imageBoxes.length,
+    imageBoxes: s.imageBoxes,
+    vectorOps: s.vectorOps,
+    operators: s.operators,
+    ...base,
+  };
+  const fatal = s.faults.find((f) => FATAL_PAGE_FAULTS.has(f));
+  const pr: PageReport = fatal
+    ? { page, route: 'unknown', reasons: [fatal], evidence }
+    : { page, ...decideRoute({ ...evidence, imageCount: s.imageBoxes.length }, opts), evidence };
+  if (!fatal && s.faults.length > 0) pr.reasons = [...pr.reasons, ...s.faults];
+  if (s.notes.length > 0) pr.notes = s.notes.slice(0, 20);
+  return pr;
+}
+
+function unknownPage(page: number, reason: RouteReason, base: Pick<PageEvidence, 'boxes' | 'rotate'>): PageReport {
+  return {
+    page,
+    route: 'unknown',
+    reasons: [reason],
+    evidence: {
+      visibleChars: 0,
+      invisibleChars: 0,
+      hiddenUnderImage: 0,
+      badChars: 0,
+      textQuality: 1,
+      fonts: [],
+      imageCoverage: 0,
+      imageCount: 0,
+      imageBoxes: [],
+      vectorOps: 0,
+      operators: 0,
+      ...base,
+    },
+  };
+}
+
+function metadataOf(doc: OpenedDocument): DocumentMetadata {
+  try {
+    const xref = doc.xref;
+    const infoV = xref.resolve(xref.trailer.get('Info'));
+    let info: PdfDict | undefined;
+    if (infoV instanceof PdfDict) {
+      info = new PdfDict();
+      let n = 0;
+      for (const [k, v] of infoV.map) {
+        if (n++ > 256) break;
+        info.set(k, xref.resolve(v) ?? null);
+      }
+    }
+    const mv = xref.resolve(doc.catalog?.get('Metadata'));
+    const xmp = mv instanceof PdfStream ? xref.decodeStream(mv, 4 * 1024 * 1024).data : undefined;
+    return readMetadata(info, xmp);
+  } catch {
+    return { info: {}, xmp: {}, hints: [] };
+  }
+}
+
+function finish(report: DocumentReport, start: number): DocumentReport {
+  const counts = emptyRouteCounts();
+  const ocr: number[] = [];
+  for (const p of report.pages) {
+    counts[p.route]++;
+    if (p.route === 'ocr') ocr.push(p.page);
+  }
+  report.routeCounts = counts;
+  report.ocrPages = ocr;
+  report.needsOcr = ocr.length > 0;
+  report.pageCount = Math.max(report.pageCount, report.pages.length);
+  report.elapsedMs = Date.now() - start;
+  return report;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

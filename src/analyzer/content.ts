@@ -1,0 +1,720 @@
+/**
+ * The content-stream interpreter: runs a page's content (and the forms and annotation appearances it paints)
+ * far enough to count characters drawn visibly and invisibly, to place images, and to count vector painting.
+ * It never rasterises: it follows the graphics state (q/Q, cm), the text state and matrices, and XObjects.
+ */
+import type { PageNode } from './document';
+import { type LoadedFont, type TextTally, loadFont } from './fonts';
+import { type Matrix, IDENTITY, area, clipRect, contains, multiply, transformRect, unionArea } from './geometry';
+import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isWhite } from './lexer';
+import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber, numberArray } from './objects';
+import type { AnalyzerOptions } from './options';
+import { Parser } from './parser';
+import type { FontEvidence, ImageBox, Rect, RouteReason } from './types';
+
+export interface PageScan {
+  visibleChars: number;
+  invisibleChars: number;
+  hiddenUnderImage: number;
+  badChars: number;
+  fonts: FontEvidence[];
+  imageBoxes: ImageBox[];
+  imageCoverage: number;
+  vectorOps: number;
+  operators: number;
+  /** limits hit or faults met; the evidence is what was gathered before */
+  faults: RouteReason[];
+  notes: string[];
+}
+
+/** Shared across the pages of one document: fonts are parsed once. */
+export class ScanContext {
+  readonly fonts = new Map<PdfDict, LoadedFont>();
+  readonly deadline: number;
+  constructor(
+    readonly r: Resolver,
+    readonly options: AnalyzerOptions,
+    start: number,
+  ) {
+    this.deadline = start + options.timeBudgetMs;
+  }
+  font(d: PdfDict): LoadedFont {
+    let f = this.fonts.get(d);
+    if (!f) {
+      f = loadFont(d, this.r);
+      this.fonts.set(d, f);
+    }
+    return f;
+  }
+}
+
+class LimitHit extends Error {
+  constructor(readonly reason: RouteReason) {
+    super(reason);
+  }
+}
+
+interface GState {
+  ctm: Matrix;
+  font: LoadedFont | null;
+  fontName: string;
+  fontSize: number;
+  charSpace: number;
+  wordSpace: number;
+  hScale: number;
+  leading: number;
+  rise: number;
+  render: number;
+  fillAlpha: number;
+  softMask: boolean;
+}
+
+function cloneState(g: GState): GState {
+  return { ...g, ctm: g.ctm.slice() as Matrix };
+}
+
+/** A run of visible text placed on the page, kept so a later opaque image can hide it. */
+interface TextRun {
+  rect: Rect;
+  chars: number;
+  bad: number;
+  hidden: boolean;
+}
+
+const MAX_STACK = 256;
+const MAX_OPERANDS = 1024;
+/** work spent checking text runs against images before giving up on that check (bounds pathological pages) */
+const MAX_HIDE_CHECKS = 20_000_000;
+
+export function scanPage(page: PageNode, ctx: ScanContext): PageScan {
+  const s = new PageScanner(page, ctx);
+  return s.run();
+}
+
+class PageScanner {
+  private readonly r: Resolver;
+  private readonly opt: AnalyzerOptions;
+  private readonly visible: Rect;
+  private visibleChars = 0;
+  private invisibleChars = 0;
+  private hiddenUnderImage = 0;
+  private badChars = 0;
+  private vectorOps = 0;
+  private operators = 0;
+  private bytesDecoded = 0;
+  private hideChecks = 0;
+  private readonly fontUse = new Map<LoadedFont, FontEvidence>();
+  private readonly images: ImageBox[] = [];
+  private readonly runs: TextRun[] = [];
+  private readonly faults = new Set<RouteReason>();
+  private readonly notes: string[] = [];
+  private readonly activeForms = new Set<PdfStream>();
+  private fromAnnotation = false;
+  private readonly tally: TextTally = { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
+
+  constructor(
+    private readonly page: PageNode,
+    private readonly ctx: ScanContext,
+  ) {
+    this.r = ctx.r;
+    this.opt = ctx.options;
+    this.visible = page.cropBox;
+  }
+
+  run(): PageScan {
+    try {
+      const contents = this.r.resolve(this.page.dict.get('Contents'));
+      const data = this.contentBytes(contents);
+      this.execute(data, this.page.resources, IDENTITY.slice() as Matrix, 0);
+      this.paintAnnotations();
+    } catch (e) {
+      if (e instanceof LimitHit) this.faults.add(e.reason);
+      else {
+        this.faults.add('damaged');
+        this.notes.push(`interpreter fault: ${String(e).slice(0, 200)}`);
+      }
+    }
+    const rects = this.images.map((b) => b.rect);
+    const va = area(this.visible);
+    const coverage = va > 0 ? Math.min(1, unionArea(rects) / va) : 0;
+    return {
+      visibleChars: this.visibleChars,
+      invisibleChars: this.invisibleChars,
+      hiddenUnderImage: this.hiddenUnderImage,
+      badChars: this.badChars,
+      fonts: [...this.fontUse.values()],
+      imageBoxes: this.images,
+      imageCoverage: coverage,
+      vectorOps: this.vectorOps,
+      operators: this.operators,
+      faults: [...this.faults],
+      notes: this.notes,
+    };
+  }
+
+  // ---- stream plumbing -------------------------------------------------------------------------------------------
+
+  private decode(s: PdfStream): Uint8Array {
+    const left = this.opt.maxPageBytes - this.bytesDecoded;
+    if (left <= 0) throw new LimitHit('stream-too-large');
+    const dec = this.r.decodeStream(s, Math.min(this.opt.maxStreamBytes, left));
+    this.bytesDecoded += dec.data.length;
+    if (dec.truncated) {
+      this.faults.add('stream-too-large');
+      this.notes.push(`a content stream was cut at ${dec.data.length} decoded bytes`);
+    }
+    if (dec.error) this.notes.push(`a content stream is damaged: ${dec.error.slice(0, 120)}`);
+    return dec.data;
+  }
+
+  private contentBytes(contents: PdfValue | undefined): Uint8Array {
+    if (contents instanceof PdfStream) return this.decode(contents);
+    if (!Array.isArray(contents)) return new Uint8Array(0);
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    for (const c of contents) {
+      const s = this.r.resolve(c);
+      if (!(s instanceof PdfStream)) continue;
+      const d = this.decode(s);
+      parts.push(d);
+      total += d.length + 1;
+    }
+    if (parts.length === 1) return parts[0];
+    // Operands may be split across the parts: join them, with a separator so tokens don't merge.
+    const out = new Uint8Array(total);
+    let p = 0;
+    for (const d of parts) {
+      out.set(d, p);
+      p += d.length;
+      out[p++] = 10;
+    }
+    return out;
+  }
+
+  // ---- the interpreter ---------------------------------------------------------------------------------------------
+
+  private execute(data: Uint8Array, resources: PdfDict | undefined, ctm: Matrix, depth: number): void {
+    const lexer = new Lexer(data);
+    const parser = new Parser(lexer);
+    const ops: PdfValue[] = [];
+    let g: GState = {
+      ctm,
+      font: null,
+      fontName: '',
+      fontSize: 0,
+      charSpace: 0,
+      wordSpace: 0,
+      hScale: 1,
+      leading: 0,
+      rise: 0,
+      render: 0,
+      fillAlpha: 1,
+      softMask: false,
+    };
+    const stack: GState[] = [];
+    let tm: Matrix = [1, 0, 0, 1, 0, 0];
+    let tlm: Matrix = [1, 0, 0, 1, 0, 0];
+    const fontRes = this.subDict(resources, 'Font');
+    let xobjRes: PdfDict | undefined | null = null; // looked up on first use
+    const deadline = this.ctx.deadline;
+
+    for (;;) {
+      const tok = lexer.next();
+      if (tok === EOF) break;
+      if (!(tok instanceof Cmd)) {
+        if (ops.length < MAX_OPERANDS) ops.push(tok as PdfValue);
+        continue;
+      }
+      if (tok === ARRAY_START || tok === DICT_START) {
+        const v = parser.fromToken(tok, 0);
+        if (ops.length < MAX_OPERANDS && !(v instanceof Cmd) && v !== EOF) ops.push(v);
+        continue;
+      }
+      if ((++this.operators & 4095) === 0) {
+        if (this.operators > this.opt.maxOpsPerPage) throw new LimitHit('too-many-operators');
+        if (Date.now() > deadline) throw new LimitHit('budget-exceeded');
+      }
+      const n = ops.length;
+      switch (tok.op) {
+        // graphics state
+        case 'q':
+          if (stack.length < MAX_STACK) stack.push(cloneState(g));
+          break;
+        case 'Q':
+          if (stack.length > 0) g = stack.pop()!;
+          break;
+        case 'cm':
+          if (n >= 6 && allNumbers(ops, n - 6, n)) g.ctm = multiply(ops.slice(n - 6, n) as Matrix, g.ctm);
+          break;
+        case 'gs':
+          if (n >= 1 && typeof ops[n - 1] === 'string') this.extGState(g, resources, ops[n - 1] as string);
+          break;
+        // text objects and state
+        case 'BT':
+          tm = [1, 0, 0, 1, 0, 0];
+          tlm = [1, 0, 0, 1, 0, 0];
+          break;
+        case 'ET':
+          break;
+        case 'Tf':
+          if (n >= 2) {
+            const name = ops[n - 2];
+            const size = ops[n - 1];
+            if (isNumber(size)) g.fontSize = size;
+            if (typeof name === 'string') {
+              g.fontName = name;
+              g.font = this.lookupFont(fontRes, name);
+            }
+          }
+          break;
+        case 'Tc':
+          if (n >= 1 && isNumber(ops[n - 1])) g.charSpace = ops[n - 1] as number;
+          break;
+        case 'Tw':
+          if (n >= 1 && isNumber(ops[n - 1])) g.wordSpace = ops[n - 1] as number;
+          break;
+        case 'Tz':
+          if (n >= 1 && isNumber(ops[n - 1])) g.hScale = (ops[n - 1] as number) / 100;
+          break;
+        case 'TL':
+          if (n >= 1 && isNumber(ops[n - 1])) g.leading = ops[n - 1] as number;
+          break;
+        case 'Ts':
+          if (n >= 1 && isNumber(ops[n - 1])) g.rise = ops[n - 1] as number;
+          break;
+        case 'Tr':
+          if (n >= 1 && isNumber(ops[n - 1])) g.render = ops[n - 1] as number;
+          break;
+        case 'Td':
+          if (n >= 2 && isNumber(ops[n - 2]) && isNumber(ops[n - 1])) {
+            tlm = translate(tlm, ops[n - 2] as number, ops[n - 1] as number);
+            tm = tlm.slice() as Matrix;
+          }
+          break;
+        case 'TD':
+          if (n >= 2 && isNumber(ops[n - 2]) && isNumber(ops[n - 1])) {
+            g.leading = -(ops[n - 1] as number);
+            tlm = translate(tlm, ops[n - 2] as number, ops[n - 1] as number);
+            tm = tlm.slice() as Matrix;
+          }
+          break;
+        case 'Tm':
+          if (n >= 6 && allNumbers(ops, n - 6, n)) {
+            tlm = ops.slice(n - 6, n) as Matrix;
+            tm = tlm.slice() as Matrix;
+          }
+          break;
+        case 'T*':
+          tlm = translate(tlm, 0, -g.leading);
+          tm = tlm.slice() as Matrix;
+          break;
+        case 'Tj':
+          if (n >= 1 && ops[n - 1] instanceof Uint8Array) this.showText(g, tm, [ops[n - 1]]);
+          break;
+        case 'TJ':
+          if (n >= 1 && Array.isArray(ops[n - 1])) this.showText(g, tm, ops[n - 1] as PdfValue[]);
+          break;
+        case "'":
+          tlm = translate(tlm, 0, -g.leading);
+          tm = tlm.slice() as Matrix;
+          if (n >= 1 && ops[n - 1] instanceof Uint8Array) this.showText(g, tm, [ops[n - 1]]);
+          break;
+        case '"':
+          if (n >= 3) {
+            if (isNumber(ops[n - 3])) g.wordSpace = ops[n - 3] as number;
+            if (isNumber(ops[n - 2])) g.charSpace = ops[n - 2] as number;
+            tlm = translate(tlm, 0, -g.leading);
+            tm = tlm.slice() as Matrix;
+            if (ops[n - 1] instanceof Uint8Array) this.showText(g, tm, [ops[n - 1]]);
+          }
+          break;
+        // painting
+        case 'S':
+        case 's':
+        case 'f':
+        case 'F':
+        case 'f*':
+        case 'B':
+        case 'B*':
+        case 'b':
+        case 'b*':
+        case 'sh':
+          this.vectorOps++;
+          break;
+        // images and forms
+        case 'Do':
+          if (n >= 1 && typeof ops[n - 1] === 'string') {
+            if (xobjRes === null) xobjRes = this.subDict(resources, 'XObject');
+            this.doXObject(g, xobjRes, ops[n - 1] as string, resources, depth);
+          }
+          break;
+        case 'BI':
+          this.inlineImage(lexer, parser, g);
+          break;
+      }
+      ops.length = 0;
+    }
+  }
+
+  private subDict(resources: PdfDict | undefined, key: string): PdfDict | undefined {
+    if (!resources) return undefined;
+    const v = this.r.resolve(resources.get(key));
+    return v instanceof PdfDict ? v : undefined;
+  }
+
+  private lookupFont(fontRes: PdfDict | undefined, name: string): LoadedFont | null {
+    const d = this.r.resolve(fontRes?.get(name));
+    if (!(d instanceof PdfDict)) return null;
+    return this.ctx.font(d);
+  }
+
+  private extGState(g: GState, resources: PdfDict | undefined, name: string): void {
+    const gs = this.r.resolve(this.subDict(resources, 'ExtGState')?.get(name));
+    if (!(gs instanceof PdfDict)) return;
+    const ca = this.r.resolve(gs.get('ca'));
+    if (isNumber(ca)) g.fillAlpha = ca;
+    const sm = this.r.resolve(gs.get('SMask'));
+    if (sm !== undefined) g.softMask = sm instanceof PdfDict;
+    const font = this.r.resolve(gs.get('Font'));
+    if (Array.isArray(font) && font.length >= 2) {
+      const fd = this.r.resolve(font[0]);
+      const size = this.r.resolve(font[1]);
+      if (fd instanceof PdfDict) g.font = this.ctx.font(fd);
+      if (isNumber(size)) g.fontSize = size;
+    }
+  }
+
+  // ---- text --------------------------------------------------------------------------------------------------------
+
+  /** Shows strings (and TJ adjustments), advancing `tm` in place, and books the characters as visible or invisible. */
+  private showText(g: GState, tm: Matrix, items: PdfValue[]): void {
+    const font = g.font;
+    const t = this.tally;
+    const fs = g.fontSize;
+    const th = g.hScale;
+    const vertical = font?.vertical ?? false;
+    // Extent of the run in text space, starting at the current text position.
+    const x0 = tm[4];
+    const y0 = tm[5];
+    let chars = 0;
+    let bad = 0;
+    for (const it of items) {
+      if (it instanceof Uint8Array) {
+        t.chars = 0;
+        t.bad = 0;
+        t.glyphs = 0;
+        t.spaceCodes = 0;
+        t.width = 0;
+        if (font) font.tally(it, t);
+        else {
+          // No usable font: count bytes as characters of unknown decoding.
+          for (let i = 0; i < it.length; i++) {
+            t.glyphs++;
+            if (!isWhite(it[i])) {
+              t.chars++;
+              t.bad++;
+            } else if (it[i] === 32) t.spaceCodes++;
+          }
+          t.width = it.length * 0.5;
+        }
+        chars += t.chars;
+        bad += t.bad;
+        const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
+        if (vertical) {
+          tm[4] -= adv * tm[2];
+          tm[5] -= adv * tm[3];
+        } else {
+          tm[4] += adv * th * tm[0];
+          tm[5] += adv * th * tm[1];
+        }
+      } else if (isNumber(it)) {
+        const adj = (-it / 1000) * fs;
+        if (vertical) {
+          tm[4] -= adj * tm[2];
+          tm[5] -= adj * tm[3];
+        } else {
+          tm[4] += adj * th * tm[0];
+          tm[5] += adj * th * tm[1];
+        }
+      }
+    }
+    if (font) {
+      let fe = this.fontUse.get(font);
+      if (!fe) {
+        fe = { name: g.fontName, baseFont: font.baseFont, subtype: font.subtype, decoding: font.decoding, chars: 0 };
+        this.fontUse.set(font, fe);
+      }
+      fe.chars += chars;
+    }
+    if (chars === 0) return;
+    const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
+    if (invisibleMode) {
+      this.invisibleChars += chars;
+      return;
+    }
+    // Place the run: from the start to the end position in text space, font-size high, through the CTM.
+    const m = multiply(tm, g.ctm);
+    const dx = tm[4] - x0;
+    const dy = tm[5] - y0;
+    // start and end points in text space relative to the end matrix: end is (0,0), start is (-dx,-dy) in tm's frame
+    const rect = this.runRect(m, tm, dx, dy, fs, g.rise, vertical);
+    if (!rect || !clipRect(rect, this.visible)) {
+      this.invisibleChars += chars;
+      return;
+    }
+    this.visibleChars += chars;
+    this.badChars += bad;
+    if (this.runs.length < 200_000) this.runs.push({ rect, chars, bad, hidden: false });
+  }
+
+  /** The page-space bounds of a text run that ended at text matrix `tm` after moving by (dx, dy) in text-line space. */
+  private runRect(m: Matrix, tm: Matrix, dx: number, dy: number, fs: number, rise: number, vertical: boolean): Rect | undefined {
+    // Convert the displacement back into the text matrix's own axes: solve tm·(u,v) = (dx,dy).
+    const det = tm[0] * tm[3] - tm[1] * tm[2];
+    if (det === 0 || !Number.isFinite(det)) return undefined;
+    const u = (dx * tm[3] - dy * tm[2]) / det;
+    const v = (dy * tm[0] - dx * tm[1]) / det;
+    const size = Math.abs(fs) || 1;
+    let x0: number;
+    let x1: number;
+    let y0: number;
+    let y1: number;
+    if (vertical) {
+      x0 = -size / 2;
+      x1 = size / 2;
+      y0 = Math.min(-v, 0);
+      y1 = Math.max(-v, 0);
+    } else {
+      x0 = Math.min(-u, 0);
+      x1 = Math.max(-u, 0);
+      y0 = -v + rise - 0.2 * size;
+      y1 = -v + rise + 0.8 * size;
+    }
+    const r = transformRect(m, x0, y0, x1, y1);
+    return r.every(Number.isFinite) ? r : undefined;
+  }
+
+  // ---- images and forms --------------------------------------------------------------------------------------------
+
+  private doXObject(g: GState, xobjRes: PdfDict | undefined, name: string, resources: PdfDict | undefined, depth: number): void {
+    const xo = this.r.resolve(xobjRes?.get(name));
+    if (!(xo instanceof PdfStream)) return;
+    const subtype = this.r.resolve(xo.dict.get('Subtype'));
+    if (subtype === 'Image') {
+      this.addImage(g, xo.dict, 'xobject');
+    } else if (subtype === 'Form') {
+      this.runForm(xo, g.ctm, resources, depth);
+    }
+  }
+
+  /** Runs a form XObject (or an annotation appearance) with the given CTM already including its placement. */
+  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, placed?: Matrix): void {
+    if (depth + 1 > this.opt.maxFormDepth) {
+      this.faults.add('form-depth-exceeded');
+      return;
+    }
+    if (this.activeForms.has(form)) {
+      this.notes.push('a form XObject paints itself (cycle skipped)');
+      return;
+    }
+    const mat = placed ?? (numberArray(this.r, form.dict.get('Matrix')) as Matrix | undefined);
+    const m = mat && mat.length === 6 ? multiply(mat, ctm) : ctm;
+    const resV = this.r.resolve(form.dict.get('Resources'));
+    const res = resV instanceof PdfDict ? resV : parentRes;
+    this.activeForms.add(form);
+    try {
+      this.execute(this.decode(form), res, m, depth + 1);
+    } finally {
+      this.activeForms.delete(form);
+    }
+  }
+
+  private addImage(g: GState, dict: PdfDict, kind: 'xobject' | 'inline'): void {
+    const r = this.r;
+    const rect0 = transformRect(g.ctm, 0, 0, 1, 1);
+    if (!rect0.every(Number.isFinite)) return;
+    const rect = clipRect(rect0, this.visible);
+    const imageMask = r.resolve(dict.get('ImageMask') ?? dict.get('IM')) === true;
+    const w = r.resolve(dict.get('Width') ?? dict.get('W'));
+    const h = r.resolve(dict.get('Height') ?? dict.get('H'));
+    const f = r.resolve(dict.get('Filter') ?? dict.get('F'));
+    const filter = typeof f === 'string' ? f : Array.isArray(f) && typeof f[f.length - 1] === 'string' ? (f[f.length - 1] as string) : undefined;
+    if (!rect) return;
+    const va = area(this.visible);
+    const box: ImageBox = { rect, share: va > 0 ? area(rect) / va : 0, kind };
+    if (isNumber(w)) box.width = w;
+    if (isNumber(h)) box.height = h;
+    if (filter) box.filter = filter;
+    if (this.fromAnnotation) box.fromAnnotation = true;
+    if (this.images.length < 10_000) this.images.push(box);
+    // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
+    const opaque = !imageMask && g.fillAlpha >= 1 && !g.softMask && !dict.has('SMask') && !dict.has('Mask');
+    if (opaque && this.runs.length > 0) this.hideRunsUnder(rect);
+  }
+
+  private hideRunsUnder(rect: Rect): void {
+    if (this.hideChecks > MAX_HIDE_CHECKS) return;
+    this.hideChecks += this.runs.length;
+    for (const run of this.runs) {
+      if (run.hidden || !contains(rect, run.rect, 1)) continue;
+      run.hidden = true;
+      this.visibleChars -= run.chars;
+      this.badChars -= run.bad;
+      this.invisibleChars += run.chars;
+      this.hiddenUnderImage += run.chars;
+    }
+  }
+
+  /** BI <dict> ID <data> EI: reads the dictionary, skips the data, and places the image. */
+  private inlineImage(lexer: Lexer, parser: Parser, g: GState): void {
+    const dict = new PdfDict();
+    for (let i = 0; i < 1000; i++) {
+      const t = lexer.next();
+      if (t === EOF) return;
+      if (t instanceof Cmd && t.op === 'ID') break;
+      if (typeof t !== 'string') continue;
+      const v = parser.parseValue(0);
+      if (v === EOF) return;
+      if (v instanceof Cmd) {
+        if (v.op === 'ID') break;
+        continue;
+      }
+      dict.set(t, v);
+    }
+    const buf = lexer.buf;
+    let p = lexer.pos;
+    // One whitespace byte separates ID from the data.
+    if (p < lexer.end && isWhite(buf[p])) p++;
+    const len = this.inlineLength(dict);
+    let end = -1;
+    if (len !== undefined && p + len <= lexer.end) {
+      // Trust the length when EI follows it.
+      let q = p + len;
+      while (q < lexer.end && isWhite(buf[q])) q++;
+      if (buf[q] === 69 && buf[q + 1] === 73 && (q + 2 >= lexer.end || !isRegularByte(buf[q + 2]))) end = q + 2;
+    }
+    if (end < 0) end = findEI(buf, p, lexer.end);
+    lexer.pos = end;
+    this.addImage(g, dict, 'inline');
+  }
+
+  /** Byte length of inline image data when it can be known: /L, or unfiltered data from its dimensions. */
+  private inlineLength(d: PdfDict): number | undefined {
+    const l = d.get('L') ?? d.get('Length');
+    if (isNumber(l) && l >= 0) return l;
+    if (d.get('F') !== undefined || d.get('Filter') !== undefined) return undefined;
+    const w = d.get('W') ?? d.get('Width');
+    const h = d.get('H') ?? d.get('Height');
+    const bpcV = d.get('BPC') ?? d.get('BitsPerComponent');
+    const im = (d.get('IM') ?? d.get('ImageMask')) === true;
+    if (!isNumber(w) || !isNumber(h)) return undefined;
+    const bpc = im ? 1 : isNumber(bpcV) ? bpcV : 8;
+    const cs = d.get('CS') ?? d.get('ColorSpace');
+    let comps = 1;
+    if (!im) {
+      if (cs === 'RGB' || cs === 'DeviceRGB' || cs === 'CalRGB') comps = 3;
+      else if (cs === 'CMYK' || cs === 'DeviceCMYK') comps = 4;
+      else if (cs === 'G' || cs === 'DeviceGray' || cs === 'CalGray' || Array.isArray(cs)) comps = 1;
+      else if (typeof cs === 'string') return undefined; // a named resource colour space: component count unknown here
+    }
+    return Math.ceil((w * comps * bpc) / 8) * h;
+  }
+
+  // ---- annotations -------------------------------------------------------------------------------------------------
+
+  private paintAnnotations(): void {
+    const annots = this.r.resolve(this.page.dict.get('Annots'));
+    if (!Array.isArray(annots)) return;
+    for (let i = 0; i < annots.length && i < 10_000; i++) {
+      const a = this.r.resolve(annots[i]);
+      if (!(a instanceof PdfDict)) continue;
+      const flags = this.r.resolve(a.get('F'));
+      if (isNumber(flags) && (flags & (2 | 32)) !== 0) continue; // Hidden, NoView
+      const subtype = this.r.resolve(a.get('Subtype'));
+      if (subtype === 'Popup') continue;
+      const ap = this.r.resolve(a.get('AP'));
+      if (!(ap instanceof PdfDict)) continue;
+      let n = this.r.resolve(ap.get('N'));
+      if (n instanceof PdfDict) {
+        const as = this.r.resolve(a.get('AS'));
+        n = typeof as === 'string' ? this.r.resolve(n.get(as)) : undefined;
+      }
+      if (!(n instanceof PdfStream)) continue;
+      const rect = numberArray(this.r, a.get('Rect'));
+      if (!rect || rect.length < 4) continue;
+      const placement = appearanceMatrix(n, rect, this.r);
+      if (!placement) continue;
+      this.fromAnnotation = true;
+      try {
+        this.runForm(n, IDENTITY.slice() as Matrix, this.page.resources, 0, placement);
+      } catch (e) {
+        if (e instanceof LimitHit) throw e;
+        this.notes.push('an annotation appearance could not be interpreted');
+      } finally {
+        this.fromAnnotation = false;
+      }
+    }
+  }
+}
+
+/** The matrix that maps an appearance stream onto its annotation's /Rect (ISO 32000-1, 12.5.5): Matrix × A. */
+function appearanceMatrix(form: PdfStream, rect: number[], r: Resolver): Matrix | undefined {
+  const bbox = numberArray(r, form.dict.get('BBox'));
+  if (!bbox || bbox.length < 4) return undefined;
+  const mv = numberArray(r, form.dict.get('Matrix'));
+  const mat: Matrix = mv && mv.length === 6 ? (mv as Matrix) : [1, 0, 0, 1, 0, 0];
+  const tb = transformRect(mat, Math.min(bbox[0], bbox[2]), Math.min(bbox[1], bbox[3]), Math.max(bbox[0], bbox[2]), Math.max(bbox[1], bbox[3]));
+  const rx0 = Math.min(rect[0], rect[2]);
+  const ry0 = Math.min(rect[1], rect[3]);
+  const rw = Math.abs(rect[2] - rect[0]);
+  const rh = Math.abs(rect[3] - rect[1]);
+  const bw = tb[2] - tb[0];
+  const bh = tb[3] - tb[1];
+  if (!(bw > 0 && bh > 0)) return undefined;
+  const sx = rw / bw;
+  const sy = rh / bh;
+  const a: Matrix = [sx, 0, 0, sy, rx0 - tb[0] * sx, ry0 - tb[1] * sy];
+  return multiply(mat, a);
+}
+
+function translate(m: Matrix, tx: number, ty: number): Matrix {
+  return [m[0], m[1], m[2], m[3], tx * m[0] + ty * m[2] + m[4], tx * m[1] + ty * m[3] + m[5]];
+}
+
+function allNumbers(ops: PdfValue[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (typeof ops[i] !== 'number' || !Number.isFinite(ops[i] as number)) return false;
+  return true;
+}
+
+function isRegularByte(c: number): boolean {
+  return !(c === 0 || c === 9 || c === 10 || c === 12 || c === 13 || c === 32 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 123 || c === 125 || c === 47 || c === 37);
+}
+
+/**
+ * Finds the end of inline image data when its length is unknown: an `EI` between whitespace (or at the end) that is
+ * followed by what looks like content-stream syntax. Binary data can contain "EI", so a candidate must be followed by
+ * printable bytes that lex as tokens, not more binary.
+ */
+function findEI(buf: Uint8Array, from: number, end: number): number {
+  let p = from;
+  while (p < end) {
+    const q = buf.indexOf(69 /* E */, p);
+    if (q < 0 || q + 1 >= end) return end;
+    p = q + 1;
+    if (buf[q + 1] !== 73) continue;
+    if (q > from && !isWhite(buf[q - 1])) continue;
+    const after = q + 2;
+    if (after < end && !isWhite(buf[after])) continue;
+    // Check the next bytes look like content: printable ASCII or whitespace.
+    let ok = true;
+    for (let i = after; i < Math.min(end, after + 48); i++) {
+      const c = buf[i];
+      if (!(c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127))) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return Math.min(end, after);
+  }
+  return end;
+}

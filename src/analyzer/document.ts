@@ -1,0 +1,225 @@
+/**
+ * The document layer: header, xref, security handler, catalog and the page tree with inherited attributes.
+ */
+import { openSecurityHandler } from './crypto';
+import { Lexer } from './lexer';
+import { PdfDict, PdfStream, type PdfValue, Ref, isNumber, numberArray } from './objects';
+import type { AnalyzerOptions } from './options';
+import type { EncryptionReport, Rect, RouteReason } from './types';
+import { XRef } from './xref';
+
+export interface PageNode {
+  dict: PdfDict;
+  ref: Ref | undefined;
+  resources: PdfDict | undefined;
+  mediaBox: Rect;
+  cropBox: Rect;
+  rotate: number;
+}
+
+export interface OpenedDocument {
+  xref: XRef;
+  version: string | undefined;
+  catalog: PdfDict | undefined;
+  pages: PageNode[];
+  encryption: EncryptionReport;
+  /** set when the document can't be analysed at all */
+  fatal?: { reason: RouteReason; message: string };
+  notes: string[];
+}
+
+const LETTER: Rect = [0, 0, 612, 792];
+
+export function openDocument(bytes: Uint8Array, options: AnalyzerOptions): OpenedDocument {
+  const notes: string[] = [];
+  const xref = new XRef(bytes, options);
+  const result: OpenedDocument = { xref, version: undefined, catalog: undefined, pages: [], encryption: { encrypted: false }, notes };
+  if (bytes.length === 0) {
+    result.fatal = { reason: 'empty-file', message: 'the file is empty' };
+    return result;
+  }
+  const head = Lexer.indexOf(bytes, '%PDF-', 0, Math.min(bytes.length, 1024));
+  if (head >= 0) {
+    let v = '';
+    for (let i = head + 5; i < bytes.length && i < head + 9; i++) {
+      const c = bytes[i];
+      if ((c >= 48 && c <= 57) || c === 46) v += String.fromCharCode(c);
+      else break;
+    }
+    if (v) result.version = v;
+  }
+  const loaded = xref.load();
+  notes.push(...xref.notes);
+  if (!loaded) {
+    result.fatal = head < 0
+      ? { reason: 'not-a-pdf', message: 'no PDF header and no PDF objects found' }
+      : { reason: 'damaged', message: 'no document catalog could be found, even by scanning the file' };
+    return result;
+  }
+
+  // Security handler before anything that holds strings or streams is read.
+  const encRef = xref.trailer.get('Encrypt');
+  if (encRef !== undefined && encRef !== null) {
+    if (encRef instanceof Ref) xref.plainObjects.add(encRef.num);
+    const enc = deepResolve(xref, encRef, 0);
+    if (enc instanceof PdfDict) {
+      const idArr = xref.resolve(xref.trailer.get('ID'));
+      const id0 = Array.isArray(idArr) ? xref.resolve(idArr[0]) : undefined;
+      const opened = openSecurityHandler(enc, id0 instanceof Uint8Array ? id0 : undefined, options.password);
+      result.encryption = opened.report;
+      if (!opened.ok) {
+        result.fatal = { reason: opened.reason, message: opened.message };
+        return result;
+      }
+      xref.security = opened.handler;
+      xref.clearCache();
+    } else {
+      notes.push('the /Encrypt entry does not resolve to a dictionary; reading the file as unencrypted');
+    }
+  }
+
+  const catalog = xref.resolve(xref.trailer.get('Root'));
+  if (!(catalog instanceof PdfDict)) {
+    result.fatal = { reason: 'damaged', message: 'the document catalog is missing' };
+    return result;
+  }
+  result.catalog = catalog;
+  const cv = xref.resolve(catalog.get('Version'));
+  if (typeof cv === 'string' && /^\d\.\d$/.test(cv) && (!result.version || cv > result.version)) result.version = cv;
+
+  const walk = walkPageTree(xref, catalog, options);
+  result.pages = walk.pages;
+  notes.push(...walk.notes);
+  if (walk.pages.length === 0) {
+    const scanned = pagesByScan(xref, options);
+    if (scanned.length > 0) {
+      notes.push('the page tree is unusable: pages found by scanning for /Type /Page objects');
+      result.pages = scanned;
+    } else if (walk.fatal) {
+      result.fatal = walk.fatal;
+    }
+  }
+  return result;
+}
+
+/** Resolves a dictionary's values (and nested dictionaries/arrays) to direct objects, to a small depth. */
+export function deepResolve(xref: XRef, v: PdfValue | undefined, depth: number): PdfValue | undefined {
+  const r = xref.resolve(v);
+  if (depth > 4) return r;
+  if (r instanceof PdfDict) {
+    const out = new PdfDict();
+    for (const [k, x] of r.map) out.set(k, deepResolve(xref, x, depth + 1) ?? null);
+    return out;
+  }
+  if (Array.isArray(r)) return r.slice(0, 64).map((x) => deepResolve(xref, x, depth + 1) ?? null);
+  return r;
+}
+
+interface Inherited {
+  resources: PdfValue | undefined;
+  mediaBox: PdfValue | undefined;
+  cropBox: PdfValue | undefined;
+  rotate: PdfValue | undefined;
+}
+
+/** Walks /Pages depth-first without recursion; detects cycles and ignores /Count (which lies in hostile files). */
+function walkPageTree(
+  xref: XRef,
+  catalog: PdfDict,
+  options: AnalyzerOptions,
+): { pages: PageNode[]; notes: string[]; fatal?: { reason: RouteReason; message: string } } {
+  const pages: PageNode[] = [];
+  const notes: string[] = [];
+  const rootRef = catalog.get('Pages');
+  const root = xref.resolve(rootRef);
+  if (!(root instanceof PdfDict)) return { pages, notes, fatal: { reason: 'damaged', message: 'the page tree root is missing' } };
+  const visited = new Set<PdfDict>();
+  type Frame = { node: PdfDict; ref: Ref | undefined; inh: Inherited; depth: number };
+  const stack: Frame[] = [{ node: root, ref: rootRef instanceof Ref ? rootRef : undefined, inh: { resources: undefined, mediaBox: undefined, cropBox: undefined, rotate: undefined }, depth: 0 }];
+  let cycle = false;
+  let tooDeep = false;
+  let steps = 0;
+  while (stack.length > 0) {
+    if (++steps > options.maxPages * 4 + 1000) {
+      notes.push('page tree walk stopped: too many nodes');
+      break;
+    }
+    const { node, ref, inh, depth } = stack.pop()!;
+    if (visited.has(node)) {
+      cycle = true;
+      continue;
+    }
+    visited.add(node);
+    const here: Inherited = {
+      resources: node.get('Resources') ?? inh.resources,
+      mediaBox: node.get('MediaBox') ?? inh.mediaBox,
+      cropBox: node.get('CropBox') ?? inh.cropBox,
+      rotate: node.get('Rotate') ?? inh.rotate,
+    };
+    const kidsV = xref.resolve(node.get('Kids'));
+    const type = xref.resolve(node.get('Type'));
+    if (Array.isArray(kidsV) && type !== 'Page') {
+      if (depth >= options.maxPageTreeDepth) {
+        tooDeep = true;
+        continue;
+      }
+      // Push in reverse so pages come out in order.
+      for (let i = kidsV.length - 1; i >= 0; i--) {
+        const kref = kidsV[i];
+        const kid = xref.resolve(kref);
+        if (kid instanceof PdfDict) stack.push({ node: kid, ref: kref instanceof Ref ? kref : undefined, inh: here, depth: depth + 1 });
+      }
+      continue;
+    }
+    if (type === 'Pages' && !Array.isArray(kidsV)) continue; // an empty intermediate node
+    if (pages.length >= options.maxPages) {
+      notes.push(`more than ${options.maxPages} pages: the rest were not analysed`);
+      break;
+    }
+    pages.push(makePage(xref, node, ref, here));
+  }
+  if (cycle) notes.push('the page tree refers to itself (cycle ignored)');
+  if (tooDeep) notes.push(`the page tree is deeper than ${options.maxPageTreeDepth} levels: deeper pages ignored`);
+  return {
+    pages,
+    notes,
+    fatal: pages.length === 0 ? { reason: cycle ? 'page-tree-cycle' : 'damaged', message: cycle ? 'the page tree is a cycle with no pages' : 'the page tree has no pages' } : undefined,
+  };
+}
+
+function makePage(xref: XRef, dict: PdfDict, ref: Ref | undefined, inh: Inherited): PageNode {
+  const res = xref.resolve(inh.resources);
+  const media = normRect(numberArray(xref, inh.mediaBox)) ?? LETTER;
+  let crop = normRect(numberArray(xref, inh.cropBox)) ?? media;
+  crop = intersect(crop, media) ?? media;
+  const rotV = xref.resolve(inh.rotate);
+  let rotate = isNumber(rotV) ? Math.round(rotV / 90) * 90 : 0;
+  rotate = ((rotate % 360) + 360) % 360;
+  return { dict, ref, resources: res instanceof PdfDict ? res : undefined, mediaBox: media, cropBox: crop, rotate };
+}
+
+function pagesByScan(xref: XRef, options: AnalyzerOptions): PageNode[] {
+  const out: PageNode[] = [];
+  const nums = [...xref.entries.keys()].sort((a, b) => a - b);
+  for (const num of nums) {
+    if (out.length >= options.maxPages) break;
+    const v = xref.fetch(new Ref(num, 0));
+    const d = v instanceof PdfStream ? undefined : v;
+    if (d instanceof PdfDict && xref.resolve(d.get('Type')) === 'Page') {
+      out.push(makePage(xref, d, new Ref(num, 0), { resources: d.get('Resources'), mediaBox: d.get('MediaBox'), cropBox: d.get('CropBox'), rotate: d.get('Rotate') }));
+    }
+  }
+  return out;
+}
+
+export function normRect(a: number[] | undefined): Rect | undefined {
+  if (!a || a.length < 4) return undefined;
+  const r: Rect = [Math.min(a[0], a[2]), Math.min(a[1], a[3]), Math.max(a[0], a[2]), Math.max(a[1], a[3])];
+  if (!(r[2] - r[0] > 0 && r[3] - r[1] > 0) || !r.every(Number.isFinite)) return undefined;
+  return r;
+}
+
+export function intersect(a: Rect, b: Rect): Rect | undefined {
+  const r: Rect = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
+  return r[2] > r[0] && r[3] > r[1] ? r : undefined;
+}

@@ -1,0 +1,22 @@
+/**
+ * The benchmark's floor: the least work any structural classifier must do — read the xref, walk the page tree and
+ * decode every page's content streams — with no interpretation. Our analyzer is measured against it.
+ */
+import { openDocument } from './document';
+import { PdfStream } from './objects';
+import { resolveOptions } from './options';
+
+export function floorScan(bytes: Uint8Array): { pages: number; contentBytes: number } {
+  const opts = resolveOptions();
+  const doc = openDocument(bytes, opts);
+  let contentBytes = 0;
+  for (const p of doc.pages) {
+    const c = doc.xref.resolve(p.dict.get('Contents'));
+    const list = Array.isArray(c) ? c : [c];
+    for (const s of list) {
+      const st = doc.xref.resolve(s);
+      if (st instanceof PdfStream) contentBytes += doc.xref.decodeStream(st).data.length;
+    }
+  }
+  return { pages: doc.pages.length, contentBytes };
+}

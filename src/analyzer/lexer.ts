@@ -1,0 +1,328 @@
+/**
+ * Tokenizer for PDF syntax, shared by the object parser (file structure) and the content-stream interpreter.
+ * It works on bytes, allocates only for the values it returns, and never throws: malformed input yields
+ * best-effort tokens, and the end of the buffer yields `EOF`.
+ */
+
+/** A keyword or delimiter: operators in content streams, `obj`/`R`/`stream` in files, and `[ ] << >> { }`. */
+export class Cmd {
+  private static readonly table = new Map<string, Cmd>();
+  private constructor(readonly op: string) {}
+  /** Interned, so that operators compare by identity and switch on `op` without allocating. */
+  static of(op: string): Cmd {
+    let c = Cmd.table.get(op);
+    if (!c) {
+      c = new Cmd(op);
+      if (Cmd.table.size < 10_000) Cmd.table.set(op, c);
+    }
+    return c;
+  }
+}
+
+export const EOF: unique symbol = Symbol('EOF');
+export type Token = number | string | Uint8Array | boolean | null | Cmd | typeof EOF;
+
+export const ARRAY_START = Cmd.of('[');
+export const ARRAY_END = Cmd.of(']');
+export const DICT_START = Cmd.of('<<');
+export const DICT_END = Cmd.of('>>');
+export const BRACE_START = Cmd.of('{');
+export const BRACE_END = Cmd.of('}');
+
+// Character classes: 1 = whitespace, 2 = delimiter, 0 = regular.
+const CLASS = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) CLASS[c] = 1;
+for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
+
+export function isWhite(c: number): boolean {
+  return CLASS[c] === 1;
+}
+export function isRegular(c: number): boolean {
+  return CLASS[c] === 0;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** Longest string the lexer returns, so that a hostile file can't make one token allocate gigabytes. */
+const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
+
+export class Lexer {
+  pos: number;
+  readonly end: number;
+  constructor(readonly buf: Uint8Array, start = 0, end = buf.length) {
+    this.pos = start;
+    this.end = Math.min(end, buf.length);
+  }
+
+  /** Skips whitespace and comments. */
+  skipWhite(): void {
+    const buf = this.buf;
+    let p = this.pos;
+    const end = this.end;
+    while (p < end) {
+      const c = buf[p];
+      if (CLASS[c] === 1) {
+        p++;
+      } else if (c === 37 /* % */) {
+        while (p < end && buf[p] !== 10 && buf[p] !== 13) p++;
+      } else break;
+    }
+    this.pos = p;
+  }
+
+  next(): Token {
+    this.skipWhite();
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos;
+    if (p >= end) return EOF;
+    const c = buf[p];
+    // Numbers: [+-]?digits[.digits] or .digits
+    if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
+      const n = this.readNumber();
+      if (n !== undefined) return n;
+      p = this.pos;
+    }
+    switch (c) {
+      case 47 /* / */:
+        return this.readName();
+      case 40 /* ( */:
+        return this.readLiteralString();
+      case 60 /* < */:
+        if (buf[p + 1] === 60) {
+          this.pos = p + 2;
+          return DICT_START;
+        }
+        return this.readHexString();
+      case 62 /* > */:
+        if (buf[p + 1] === 62) {
+          this.pos = p + 2;
+          return DICT_END;
+        }
+        this.pos = p + 1;
+        return Cmd.of('>');
+      case 91:
+        this.pos = p + 1;
+        return ARRAY_START;
+      case 93:
+        this.pos = p + 1;
+        return ARRAY_END;
+      case 123:
+        this.pos = p + 1;
+        return BRACE_START;
+      case 125:
+        this.pos = p + 1;
+        return BRACE_END;
+      case 41 /* ) stray */:
+        this.pos = p + 1;
+        return Cmd.of(')');
+    }
+    // Keyword: a run of regular characters.
+    const start = p;
+    while (p < end && CLASS[buf[p]] === 0) p++;
+    if (p === start) p++; // a lone delimiter we do not know; consume it
+    this.pos = p;
+    const len = p - start;
+    if (len === 4 && buf[start] === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) return true;
+    if (len === 5 && buf[start] === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) return false;
+    if (len === 4 && buf[start] === 110 && buf[start + 1] === 117 && buf[start + 2] === 108 && buf[start + 3] === 108) return null;
+    return Cmd.of(len <= 64 ? String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]) : '?');
+  }
+
+  /** Reads a number at pos; returns undefined (pos unchanged) when the bytes are not a number. */
+  readNumber(): number | undefined {
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos;
+    let sign = 1;
+    // Tolerate runs of signs ("--5", "+-3") as real readers do.
+    while (p < end && (buf[p] === 45 || buf[p] === 43)) {
+      if (buf[p] === 45) sign = -sign;
+      p++;
+    }
+    let intPart = 0;
+    let digits = 0;
+    while (p < end) {
+      const c = buf[p];
+      if (c < 48 || c > 57) break;
+      intPart = intPart * 10 + (c - 48);
+      digits++;
+      p++;
+    }
+    let value = intPart;
+    if (p < end && buf[p] === 46) {
+      p++;
+      let frac = 0;
+      let scale = 1;
+      while (p < end) {
+        const c = buf[p];
+        if (c < 48 || c > 57) break;
+        if (scale < 1e15) {
+          frac = frac * 10 + (c - 48);
+          scale *= 10;
+        }
+        digits++;
+        p++;
+      }
+      value += frac / scale;
+    }
+    if (digits === 0) return undefined;
+    // A number glued to a following minus ("5-3") is two tokens in some writers; we stop at the minus.
+    this.pos = p;
+    return sign * value;
+  }
+
+  readName(): string {
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos + 1;
+    const start = p;
+    let hasEscape = false;
+    while (p < end && CLASS[buf[p]] === 0) {
+      if (buf[p] === 35) hasEscape = true;
+      p++;
+    }
+    this.pos = p;
+    if (!hasEscape) {
+      if (p - start <= 1024) return String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]);
+      return latin1(buf.subarray(start, Math.min(p, start + 4096)));
+    }
+    let s = '';
+    for (let i = start; i < p && s.length < 4096; i++) {
+      const c = buf[i];
+      if (c === 35 && i + 2 < p + 1) {
+        const h = hexValue(buf[i + 1]);
+        const l = hexValue(buf[i + 2]);
+        if (h >= 0 && l >= 0) {
+          s += String.fromCharCode(h * 16 + l);
+          i += 2;
+          continue;
+        }
+      }
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+
+  readLiteralString(): Uint8Array {
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos + 1;
+    // Fast path: no escapes and no CR, the common case in content streams.
+    let depth = 1;
+    let q = p;
+    let simple = true;
+    while (q < end) {
+      const c = buf[q];
+      if (c === 92 || c === 13) {
+        simple = false;
+        break;
+      }
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+      q++;
+    }
+    if (simple) {
+      this.pos = Math.min(q + 1, end);
+      return buf.subarray(p, Math.min(q, p + MAX_TOKEN_BYTES));
+    }
+    const out = new Uint8Array(Math.min(end - p, MAX_TOKEN_BYTES));
+    let n = 0;
+    depth = 1;
+    while (p < end && n < out.length) {
+      let c = buf[p++];
+      if (c === 40) depth++;
+      else if (c === 41) {
+        if (--depth === 0) break;
+      } else if (c === 92) {
+        if (p >= end) break;
+        c = buf[p++];
+        switch (c) {
+          case 110: c = 10; break;
+          case 114: c = 13; break;
+          case 116: c = 9; break;
+          case 98: c = 8; break;
+          case 102: c = 12; break;
+          case 13:
+            if (buf[p] === 10) p++;
+            continue;
+          case 10:
+            continue;
+          default:
+            if (c >= 48 && c <= 55) {
+              let v = c - 48;
+              for (let k = 0; k < 2 && p < end && buf[p] >= 48 && buf[p] <= 55; k++) v = v * 8 + (buf[p++] - 48);
+              c = v & 0xff;
+            }
+        }
+      } else if (c === 13) {
+        if (buf[p] === 10) p++;
+        c = 10;
+      }
+      out[n++] = c;
+    }
+    this.pos = p;
+    return out.subarray(0, n);
+  }
+
+  readHexString(): Uint8Array {
+    const buf = this.buf;
+    const end = this.end;
+    let p = this.pos + 1;
+    let q = p;
+    while (q < end && buf[q] !== 62) q++;
+    const out = new Uint8Array(Math.min((q - p + 1) >> 1, MAX_TOKEN_BYTES));
+    let n = 0;
+    let hi = -1;
+    for (; p < q && n < out.length; p++) {
+      const v = hexValue(buf[p]);
+      if (v < 0) continue;
+      if (hi < 0) hi = v;
+      else {
+        out[n++] = (hi << 4) | v;
+        hi = -1;
+      }
+    }
+    if (hi >= 0 && n < out.length) out[n++] = hi << 4;
+    this.pos = Math.min(q + 1, end);
+    return out.subarray(0, n);
+  }
+
+  /** Finds `needle` at or after `from`, returning its offset or -1. */
+  static indexOf(buf: Uint8Array, needle: string, from: number, to = buf.length): number {
+    const first = needle.charCodeAt(0);
+    const n = needle.length;
+    const last = Math.min(to, buf.length) - n;
+    for (let i = Math.max(0, from); i <= last; i++) {
+      i = buf.indexOf(first, i);
+      if (i < 0 || i > last) return -1;
+      let k = 1;
+      while (k < n && buf[i + k] === needle.charCodeAt(k)) k++;
+      if (k === n) return i;
+    }
+    return -1;
+  }
+
+  static lastIndexOf(buf: Uint8Array, needle: string, from: number, to = 0): number {
+    const n = needle.length;
+    for (let i = Math.min(from, buf.length - n); i >= to; i--) {
+      let k = 0;
+      while (k < n && buf[i + k] === needle.charCodeAt(k)) k++;
+      if (k === n) return i;
+    }
+    return -1;
+  }
+}
+
+export function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return s;
+}

@@ -1,0 +1,41 @@
+/** Human-readable table output of the CLI. */
+import { type FileRecord, pageRanges } from '../analyzer/serialize';
+import type { PageRoute } from '../analyzer/types';
+
+const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
+
+export function formatTable(r: FileRecord, pages: boolean): string {
+  const lines: string[] = [];
+  if (r.error) {
+    lines.push(`${r.file}: can't tell: ${r.error.reason} — ${r.error.message}`);
+    return lines.join('\n');
+  }
+  const counts = ORDER.filter((k) => r.routeCounts[k] > 0).map((k) => `${r.routeCounts[k]} ${k}`).join(' · ');
+  const verdict = r.needsOcr ? `needs OCR: pages ${pageRanges(r.ocrPages)}` : 'no OCR needed';
+  lines.push(`${r.file}: ${r.pageCount} page${r.pageCount === 1 ? '' : 's'} — ${verdict} (${counts || 'no pages'})`);
+  const enc = r.encryption.encrypted ? `  encrypted ${r.encryption.method ?? ''}` : '';
+  const producer = r.metadata.info.Producer ?? r.metadata.xmp['pdf:Producer'];
+  if (producer || enc) lines.push(`  ${producer ? `producer: ${oneLine(producer)}` : ''}${enc}`);
+  for (const h of r.metadata.hints) lines.push(`  hint: ${oneLine(h.message)}`);
+  if (pages) {
+    lines.push('  page  route      visible  invisible  images  coverage  vector  reasons');
+    for (const p of r.pages) {
+      lines.push(
+        `  ${String(p.page).padStart(4)}  ${p.route.padEnd(9)}  ${String(p.visibleChars).padStart(7)}  ${String(p.invisibleChars).padStart(9)}  ${String(p.imageCount).padStart(6)}  ${p.imageCoverage.toFixed(3).padStart(8)}  ${String(p.vectorOps).padStart(6)}  ${p.reasons.join(', ')}`,
+      );
+    }
+  } else {
+    const notable = r.pages.filter((p) => p.route !== 'text');
+    for (const route of ORDER) {
+      if (route === 'text') continue;
+      const ps = notable.filter((p) => p.route === route).map((p) => p.page);
+      if (ps.length) lines.push(`  ${route}: pages ${pageRanges(ps)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Metadata is attacker-controlled: keep it on one line and free of terminal control characters. */
+function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 200);
+}
