@@ -1,0 +1,163 @@
+// The contenders of the benchmark. Each loader returns { run(bytes) } where run answers a small summary
+// ({ pages, text, ocr, blank, … }) so the work cannot be optimised away and the answers can be sanity-checked;
+// run may be async (pdfjs is). A loader throws `Unavailable` when its contender cannot be loaded (e.g. dist/ not built).
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// BENCH_ANALYZER=path/to/index.js measures another build of the analyzer (e.g. a previous commit's dist/)
+export const DIST_ANALYZER = process.env.BENCH_ANALYZER ? path.resolve(process.env.BENCH_ANALYZER) : path.join(ROOT, 'dist', 'analyzer', 'index.js');
+export const ALL_CONTENDERS = ['ours', 'floor', 'pdfjs', 'mupdf'];
+
+export class Unavailable extends Error {}
+
+async function importAnalyzer() {
+  if (!existsSync(DIST_ANALYZER)) throw new Unavailable(`${path.relative(ROOT, DIST_ANALYZER)} not built (run \`npm run build\`)`);
+  return import(pathToFileURL(DIST_ANALYZER).href);
+}
+
+function routeSummary(pages, routes) {
+  const s = { pages, text: 0, ocr: 0, blank: 0, other: 0 };
+  for (const r of routes) {
+    if (r === 'text' || r === 'ocr' || r === 'blank') s[r]++;
+    else s.other++;
+  }
+  s.needsOcr = s.ocr > 0;
+  return s;
+}
+
+const loaders = {
+  async ours() {
+    const mod = await importAnalyzer();
+    if (typeof mod.analyzePdfSync !== 'function') throw new Unavailable('dist/analyzer/index.js does not export analyzePdfSync yet');
+    const analyze = mod.analyzePdfSync;
+    return {
+      run(bytes) {
+        const r = analyze(bytes);
+        const s = { pages: r.pageCount, needsOcr: !!r.needsOcr, ...r.routeCounts };
+        if (r.error) s.error = r.error.reason;
+        return s;
+      },
+    };
+  },
+
+  async floor() {
+    const mod = await importAnalyzer();
+    if (typeof mod.floorScan !== 'function') throw new Unavailable('dist/analyzer/index.js does not export floorScan yet');
+    const floorScan = mod.floorScan;
+    return {
+      run(bytes) {
+        const r = floorScan(bytes);
+        return { pages: r.pages, contentBytes: r.contentBytes };
+      },
+    };
+  },
+
+  // A straightforward classifier on pdf.js: the operator list of every page, counting text-show and image-paint ops.
+  async pdfjs() {
+    let pdfjs;
+    try {
+      pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    } catch (e) {
+      throw new Unavailable(`pdfjs-dist not loadable: ${e.message}`);
+    }
+    const { OPS, getDocument } = pdfjs;
+    const textOps = new Set([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+    const imageOps = new Set(
+      ['paintImageXObject', 'paintInlineImageXObject', 'paintImageMaskXObject', 'paintImageXObjectRepeat',
+        'paintImageMaskXObjectRepeat', 'paintSolidColorImageMask', 'paintInlineImageXObjectGroup',
+        'paintImageMaskXObjectGroup'].map((n) => OPS[n]).filter((v) => v !== undefined),
+    );
+    // CMaps and the wasm image decoders (JPX, JBIG2) as a real deployment would configure them, so pdf.js does its
+    // full work rather than failing early on CJK fonts or JPX images. Standard font data is not needed for op lists.
+    const pkgDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    const dirOpt = (d) => (existsSync(path.join(pkgDir, d)) ? path.join(pkgDir, d) + path.sep : undefined);
+    const cMapUrl = dirOpt('cmaps');
+    const wasmUrl = dirOpt('wasm');
+    return {
+      async run(bytes) {
+        const task = getDocument({
+          data: bytes.slice(), // pdf.js transfers (detaches) the buffer it is given
+          isEvalSupported: false,
+          disableFontFace: true,
+          useSystemFonts: false,
+          verbosity: 0,
+          ...(cMapUrl ? { cMapUrl, cMapPacked: true } : {}),
+          ...(wasmUrl ? { wasmUrl } : {}),
+        });
+        try {
+          const doc = await task.promise;
+          const routes = [];
+          for (let i = 1; i <= doc.numPages; i++) {
+            const page = await doc.getPage(i);
+            const { fnArray } = await page.getOperatorList();
+            let t = 0;
+            let im = 0;
+            for (let k = 0; k < fnArray.length; k++) {
+              const fn = fnArray[k];
+              if (textOps.has(fn)) t++;
+              else if (imageOps.has(fn)) im++;
+            }
+            routes.push(t > 0 ? 'text' : im > 0 ? 'ocr' : 'blank');
+            page.cleanup();
+          }
+          return routeSummary(doc.numPages, routes);
+        } finally {
+          await task.destroy();
+        }
+      },
+    };
+  },
+
+  // MuPDF.js: structured text of every page with image blocks, counting characters and images.
+  async mupdf() {
+    let mupdf;
+    try {
+      mupdf = await import('mupdf');
+    } catch (e) {
+      throw new Unavailable(`mupdf not loadable: ${e.message}`);
+    }
+    return {
+      run(bytes) {
+        const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
+        try {
+          const n = doc.countPages();
+          const routes = [];
+          for (let i = 0; i < n; i++) {
+            const page = doc.loadPage(i);
+            let stext;
+            try {
+              stext = page.toStructuredText('preserve-images');
+              let chars = 0;
+              let images = 0;
+              stext.walk({
+                onChar(c) {
+                  if (c.trim() !== '') chars++;
+                },
+                onImageBlock() {
+                  images++;
+                },
+              });
+              routes.push(chars > 0 ? 'text' : images > 0 ? 'ocr' : 'blank');
+            } finally {
+              stext?.destroy();
+              page.destroy();
+            }
+          }
+          return routeSummary(n, routes);
+        } finally {
+          doc.destroy();
+        }
+      },
+    };
+  },
+};
+
+/** Loads a contender; throws Unavailable (skip it) or another error (a harness bug). */
+export async function loadContender(name) {
+  const load = loaders[name];
+  if (!load) throw new Error(`unknown contender ${name}; known: ${ALL_CONTENDERS.join(', ')}`);
+  return load();
+}
