@@ -1,0 +1,746 @@
+/**
+ * Stream filter chain: FlateDecode, LZWDecode (both with PNG/TIFF predictors), ASCIIHexDecode, ASCII85Decode,
+ * RunLengthDecode. Image filters and Crypt are never decoded here; the chain stops in front of them.
+ *
+ * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
+ * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
+ */
+import { Inflate } from 'fflate';
+import type { DecodedStream } from './objects';
+
+export interface FilterParams {
+  predictor?: number;
+  colors?: number;
+  bitsPerComponent?: number;
+  columns?: number;
+  earlyChange?: number;
+}
+
+interface StageResult {
+  data: Uint8Array;
+  /** output reached the cap and there was more */
+  truncated: boolean;
+  error?: string;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Filters that carry image codecs (or encryption): the analyzer never needs their decoded bytes. */
+const STOP_FILTERS: ReadonlyMap<string, string> = new Map([
+  ['DCTDecode', 'DCTDecode'],
+  ['DCT', 'DCTDecode'],
+  ['JPXDecode', 'JPXDecode'],
+  ['JBIG2Decode', 'JBIG2Decode'],
+  ['CCITTFaxDecode', 'CCITTFaxDecode'],
+  ['CCF', 'CCITTFaxDecode'],
+  ['Crypt', 'Crypt'],
+]);
+
+type Decoder = 'flate' | 'lzw' | 'hex' | 'a85' | 'rl';
+const DECODERS: ReadonlyMap<string, Decoder> = new Map([
+  ['FlateDecode', 'flate'],
+  ['Fl', 'flate'],
+  ['LZWDecode', 'lzw'],
+  ['LZW', 'lzw'],
+  ['ASCIIHexDecode', 'hex'],
+  ['AHx', 'hex'],
+  ['ASCII85Decode', 'a85'],
+  ['A85', 'a85'],
+  ['RunLengthDecode', 'rl'],
+  ['RL', 'rl'],
+]);
+
+/** Typed arrays beyond this are not allocatable everywhere; a larger cap means "no cap" in practice. */
+const HARD_CAP = 0x7fffffff;
+
+/**
+ * Decodes `raw` through `filters` in order (names without slash; abbreviations Fl, AHx, A85, LZW, RL, DCT, CCF
+ * accepted), with per-filter params (same index; missing → defaults).
+ *
+ * - Each stage's output is capped at `maxBytes`; `truncated` is set when any stage had more.
+ * - A corrupt stage keeps what it decoded and the chain continues on that; the first fault is in `error`.
+ * - An image filter, Crypt or an unknown filter ends the chain: `stoppedAt` is its canonical full name
+ *   (e.g. 'DCTDecode' for 'DCT') or, when unknown, the name as given; `data` is the earlier filters' output.
+ * Never throws. The returned data may share memory with `raw` (e.g. with no filters); treat it as read-only.
+ */
+export function decodeFilters(
+  raw: Uint8Array,
+  filters: string[],
+  params: (FilterParams | undefined)[],
+  maxBytes: number,
+): DecodedStream {
+  const cap = sanitizeCap(maxBytes);
+  let data = raw instanceof Uint8Array ? raw : EMPTY;
+  let truncated = false;
+  let error: string | undefined;
+  try {
+    const list = Array.isArray(filters) ? filters : [];
+    for (let i = 0; i < list.length; i++) {
+      const given = list[i];
+      let name = typeof given === 'string' ? given : String(given);
+      if (name.charCodeAt(0) === 0x2f) name = name.slice(1);
+      const kind = DECODERS.get(name);
+      if (kind === undefined) {
+        return finish(data, cap, truncated, error, STOP_FILTERS.get(name) ?? name);
+      }
+      const p = Array.isArray(params) ? params[i] : undefined;
+      const stage = runStage(kind, data, p !== null && typeof p === 'object' ? p : undefined, cap, truncated);
+      data = stage.data;
+      if (stage.truncated) truncated = true;
+      if (stage.error !== undefined && error === undefined) error = `${name}: ${stage.error}`;
+    }
+    return finish(data, cap, truncated, error, undefined);
+  } catch (e) {
+    // Last resort (e.g. an allocation failure): report, keeping what the stages before produced.
+    return finish(data, cap, truncated, error ?? `decoding failed: ${e instanceof Error ? e.message : String(e)}`, undefined);
+  }
+}
+
+function sanitizeCap(maxBytes: number): number {
+  if (typeof maxBytes !== 'number' || Number.isNaN(maxBytes) || maxBytes <= 0) return 0;
+  return maxBytes >= HARD_CAP ? HARD_CAP : Math.floor(maxBytes);
+}
+
+function finish(
+  data: Uint8Array,
+  cap: number,
+  truncated: boolean,
+  error: string | undefined,
+  stoppedAt: string | undefined,
+): DecodedStream {
+  // The raw input itself may exceed the cap when there are no filters (or the first one stops the chain).
+  if (data.length > cap) {
+    data = data.subarray(0, cap);
+    truncated = true;
+  }
+  const out: DecodedStream = { data, truncated };
+  if (error !== undefined) out.error = error;
+  if (stoppedAt !== undefined) out.stoppedAt = stoppedAt;
+  return out;
+}
+
+/** @param inputTruncated the input is a prefix of the real data (an earlier stage hit the cap): running out early is no fault */
+function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined, cap: number, inputTruncated: boolean): StageResult {
+  switch (kind) {
+    case 'flate':
+      return applyPredictor(inflate(input, cap, inputTruncated), p, cap);
+    case 'lzw':
+      return applyPredictor(lzwDecode(input, cap, earlyChangeOf(p)), p, cap);
+    case 'hex':
+      return asciiHexDecode(input, cap);
+    case 'a85':
+      return ascii85Decode(input, cap, inputTruncated);
+    case 'rl':
+      return runLengthDecode(input, cap, inputTruncated);
+  }
+}
+
+function earlyChangeOf(p: FilterParams | undefined): number {
+  return p !== undefined && p.earlyChange === 0 ? 0 : 1;
+}
+
+/**
+ * The first `len` bytes of `buf`. Doubling leaves at most half of a buffer unused, which is cheaper to keep than to
+ * copy; only a far too large first guess is copied out.
+ */
+function trimmed(buf: Uint8Array, len: number): Uint8Array {
+  return buf.length > 2 * len + 4096 ? buf.slice(0, len) : buf.subarray(0, len);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// FlateDecode
+
+/** DEFLATE's best case: a 258-byte match in 2 bits (1-bit length and distance codes). */
+const MAX_INFLATE_RATIO = 1032;
+/**
+ * Input slices are sized so that even a maximal-ratio slice cannot produce more than a quarter of the room left
+ * under the cap (or of this floor, for small caps), which bounds a bomb's overshoot; bigger slices are faster
+ * because fflate's streaming inflate allocates its output buffer anew on every push.
+ */
+const INFLATE_SLACK = 4 << 20;
+const MIN_SLICE = 1024;
+const MAX_SLICE = 64 * 1024;
+/** Slice sizes of the replays that find how far corrupt data decodes. */
+const REPLAY_STEPS = [256, 1];
+
+interface InflatePass {
+  /** output, valid up to min(total, cap) */
+  out: Uint8Array;
+  /** bytes produced (may pass the cap by what the last push produced) */
+  total: number;
+  /** the stream's final block was completed */
+  ended: boolean;
+  error?: string;
+  /** the input slice whose push threw */
+  failFrom: number;
+  failTo: number;
+}
+
+function inflate(input: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+  if (input.length === 0) return { data: EMPTY, truncated: false };
+  const hdr = zlibHeaderLength(input);
+  if (hdr > 0) return inflateFrom(input, hdr, cap, inputTruncated);
+  // No valid zlib header: raw deflate (some writers emit it), or a zlib header with a wrong check byte. A first
+  // byte with method 8 in its low nibble reads as a stored block with a set padding bit, which deflate writers
+  // never produce: that is a damaged zlib header. The other reading is tried only when the likely one fails, and
+  // wins only if it decodes cleanly (a wrong reading can turn out garbage before it fails).
+  const looksZlib = input.length > 2 && (input[0] & 0x0f) === 8 && input[0] >> 4 <= 7;
+  const first = inflateFrom(input, looksZlib ? 2 : 0, cap, inputTruncated);
+  if (first.error === undefined || input.length <= 2) return first;
+  const second = inflateFrom(input, looksZlib ? 0 : 2, cap, inputTruncated);
+  if (second.error === undefined || first.data.length === 0) return second;
+  return first;
+}
+
+/** Length of a valid zlib header (2, or 6 with a preset dictionary id), or 0 if the data does not start with one. */
+function zlibHeaderLength(d: Uint8Array): number {
+  if (d.length < 2) return 0;
+  const cmf = d[0];
+  const flg = d[1];
+  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0) return 0;
+  // A preset dictionary can't be supplied; skipping its id lets whatever does not depend on it decode.
+  return flg & 0x20 ? 6 : 2;
+}
+
+function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncated: boolean): StageResult {
+  let pass = inflatePass(input, start, cap, input.length, 0);
+  // fflate drops the output of a push that throws: replay with ever finer slices up to the faulty one to keep
+  // everything that decodes before the fault. Only corrupt data pays for this.
+  let best = pass;
+  for (const step of REPLAY_STEPS) {
+    if (pass.error === undefined || pass.failTo - pass.failFrom <= step) continue;
+    pass = inflatePass(input, start, cap, pass.failFrom, step);
+    if (pass.total > best.total || pass.error === undefined) best = pass;
+  }
+  const truncated = best.total > cap;
+  let error = best.error;
+  if (error === undefined && !best.ended && !truncated && !inputTruncated) error = 'unexpected end of data';
+  const out: StageResult = { data: trimmed(best.out, Math.min(best.total, cap)), truncated };
+  if (error !== undefined) out.error = error;
+  return out;
+}
+
+/**
+ * One run of fflate's streaming inflate over input[start..], in slices: adaptive ones before `fineFrom`, slices of
+ * `fineStep` bytes from there on. Stops once the output exceeds the cap, the stream ends, or a push throws.
+ */
+function inflatePass(input: Uint8Array, start: number, cap: number, fineFrom: number, fineStep: number): InflatePass {
+  // Copying fflate's chunks into one growing buffer (rather than joining them at the end) keeps the peak near
+  // 1.5× the output instead of 2×.
+  const res: InflatePass = {
+    out: new Uint8Array(Math.min(cap, Math.max(4096, (input.length - start) * 4))),
+    total: 0,
+    ended: false,
+    failFrom: 0,
+    failTo: 0,
+  };
+  const inf = new Inflate((chunk: Uint8Array) => {
+    const have = res.total;
+    res.total += chunk.length;
+    if (have >= cap || chunk.length === 0) return;
+    const take = Math.min(chunk.length, cap - have);
+    if (have + take > res.out.length) res.out = grow(res.out, have + take, cap);
+    res.out.set(take === chunk.length ? chunk : chunk.subarray(0, take), have);
+  });
+  const end = input.length;
+  let pos = start;
+  while (pos < end && res.total <= cap) {
+    let next: number;
+    if (pos < fineFrom) {
+      const room = Math.max(cap - res.total, INFLATE_SLACK);
+      const slice = Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.floor(room / (4 * MAX_INFLATE_RATIO))));
+      next = Math.min(end, fineFrom, pos + slice);
+    } else {
+      next = Math.min(end, pos + fineStep);
+    }
+    try {
+      inf.push(input.subarray(pos, next));
+    } catch (e) {
+      res.error = e instanceof Error ? e.message : String(e);
+      res.failFrom = pos;
+      res.failTo = next;
+      return res;
+    }
+    pos = next;
+    const st = streamState(inf);
+    if (st === 'ended') {
+      res.ended = true;
+      return res;
+    }
+  }
+  if (res.total > cap) return res;
+  const st = streamState(inf);
+  if (st === 'unknown') {
+    // Without a view of the decoder's state: a final push of one zero byte throws unless the stream is complete
+    // (zero bits can't finish a block, a stored block header wants 4 more bytes).
+    try {
+      inf.push(new Uint8Array(1), true);
+      res.ended = true;
+    } catch {
+      res.ended = false;
+    }
+  } else {
+    res.ended = st === 'ended';
+  }
+  return res;
+}
+
+/**
+ * fflate's Inflate keeps its state in `s`: `f` set once the final block's header was read, `l` the literal table of
+ * the block being decoded (absent between blocks). Reading it lets us stop at the end of the stream instead of
+ * pushing trailing garbage (which fflate would keep concatenating). Falls back to 'unknown' if the shape changes.
+ */
+function streamState(inf: Inflate): 'ended' | 'running' | 'unknown' {
+  const st = (inf as unknown as { s?: { f?: unknown; l?: unknown } }).s;
+  // Both are set by the first push that decodes anything.
+  if (st === null || typeof st !== 'object' || !('f' in st && 'p' in st)) return 'unknown';
+  return st.f && !st.l ? 'ended' : 'running';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Predictors (after FlateDecode and LZWDecode)
+
+function applyPredictor(r: StageResult, p: FilterParams | undefined, cap: number): StageResult {
+  if (p === undefined) return r;
+  const predictor = intParam(p.predictor, 1);
+  if (predictor === 1) return r;
+  const colors = intParam(p.colors, 1);
+  const bpc = intParam(p.bitsPerComponent, 8);
+  const columns = intParam(p.columns, 1);
+  let fault: string | undefined;
+  if (predictor !== 2 && (predictor < 10 || predictor > 15)) fault = `unsupported predictor ${predictor}`;
+  else if (colors < 1 || colors > 256) fault = `invalid Colors ${colors}`;
+  else if (bpc !== 1 && bpc !== 2 && bpc !== 4 && bpc !== 8 && bpc !== 16) fault = `invalid BitsPerComponent ${bpc}`;
+  else if (columns < 1 || columns > 0x7fffffff) fault = `invalid Columns ${columns}`;
+  if (fault !== undefined) return { data: r.data, truncated: r.truncated, error: r.error ?? fault };
+  // Computed in floating point: columns may be huge, rows are then simply one partial row.
+  const rowBytes = Math.ceil((colors * bpc * columns) / 8);
+  const out = predictor === 2 ? tiffPredictor(r.data, colors, bpc, columns, rowBytes) : pngPredictor(r.data, colors, bpc, rowBytes, cap);
+  return { data: out.data, truncated: r.truncated || out.truncated, error: r.error ?? out.error };
+}
+
+function intParam(v: unknown, dflt: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : dflt;
+}
+
+/** PNG filtering: every row starts with a tag byte (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth). */
+function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: number, cap: number): StageResult {
+  const bpp = Math.max(1, Math.ceil((colors * bpc) / 8));
+  const stride = rowBytes + 1;
+  const fullRows = Math.floor(src.length / stride);
+  const rest = src.length - fullRows * stride;
+  // A partial last row (truncated data) is decoded as far as it goes.
+  const outLen = fullRows * rowBytes + (rest > 1 ? rest - 1 : 0);
+  const n = Math.min(outLen, cap);
+  const out = new Uint8Array(n);
+  let error: string | undefined;
+  let o = 0;
+  let s = 0;
+  while (o < n) {
+    const tag = src[s++];
+    const rowStart = o;
+    const rowEnd = Math.min(n, o + rowBytes);
+    const prev = rowStart - rowBytes; // start of the row above (negative on the first row: zeros)
+    switch (tag) {
+      case 0:
+        out.set(src.subarray(s, s + (rowEnd - rowStart)), o);
+        o = rowEnd;
+        break;
+      case 1: {
+        const head = Math.min(rowEnd, rowStart + bpp);
+        for (; o < head; o++) out[o] = src[s + o - rowStart];
+        for (; o < rowEnd; o++) out[o] = (src[s + o - rowStart] + out[o - bpp]) & 0xff;
+        break;
+      }
+      case 2:
+        if (prev < 0) {
+          out.set(src.subarray(s, s + (rowEnd - rowStart)), o);
+          o = rowEnd;
+        } else {
+          for (; o < rowEnd; o++) out[o] = (src[s + o - rowStart] + out[o - rowBytes]) & 0xff;
+        }
+        break;
+      case 3: {
+        const head = Math.min(rowEnd, rowStart + bpp);
+        if (prev < 0) {
+          for (; o < head; o++) out[o] = src[s + o - rowStart];
+          for (; o < rowEnd; o++) out[o] = (src[s + o - rowStart] + (out[o - bpp] >> 1)) & 0xff;
+        } else {
+          for (; o < head; o++) out[o] = (src[s + o - rowStart] + (out[o - rowBytes] >> 1)) & 0xff;
+          for (; o < rowEnd; o++) out[o] = (src[s + o - rowStart] + ((out[o - bpp] + out[o - rowBytes]) >> 1)) & 0xff;
+        }
+        break;
+      }
+      case 4: {
+        const head = Math.min(rowEnd, rowStart + bpp);
+        if (prev < 0) {
+          // With an all-zero row above, Paeth always picks the left neighbour.
+          for (; o < head; o++) out[o] = src[s + o - rowStart];
+          for (; o < rowEnd; o++) out[o] = (src[s + o - rowStart] + out[o - bpp]) & 0xff;
+        } else {
+          for (; o < head; o++) out[o] = (src[s + o - rowStart] + out[o - rowBytes]) & 0xff;
+          for (; o < rowEnd; o++) {
+            const a = out[o - bpp];
+            const b = out[o - rowBytes];
+            const c = out[o - rowBytes - bpp];
+            const pa = Math.abs(b - c);
+            const pb = Math.abs(a - c);
+            const pc = Math.abs(a + b - 2 * c);
+            const pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            out[o] = (src[s + o - rowStart] + pred) & 0xff;
+          }
+        }
+        break;
+      }
+      default:
+        error = `invalid PNG predictor tag ${tag} in row ${Math.floor(rowStart / rowBytes)}`;
+        return { data: out.subarray(0, rowStart), truncated: false, error };
+    }
+    s += rowBytes;
+  }
+  return { data: out, truncated: outLen > cap };
+}
+
+/** TIFF predictor 2: each sample is stored as the difference to the same component of the pixel on its left. */
+function tiffPredictor(src: Uint8Array, colors: number, bpc: number, columns: number, rowBytes: number): StageResult {
+  // Output has the input's length, so the cap (already applied to the input) holds.
+  const out = new Uint8Array(src);
+  const len = out.length;
+  const acc = bpc < 8 ? new Uint16Array(colors) : undefined;
+  for (let rowStart = 0; rowStart < len; rowStart += rowBytes) {
+    const rowEnd = Math.min(len, rowStart + rowBytes);
+    if (bpc === 8) {
+      for (let i = rowStart + colors; i < rowEnd; i++) out[i] = (out[i] + out[i - colors]) & 0xff;
+    } else if (bpc === 16) {
+      const step = 2 * colors;
+      for (let i = rowStart + step; i + 1 < rowEnd; i += 2) {
+        const v = ((out[i] << 8) | out[i + 1]) + ((out[i - step] << 8) | out[i - step + 1]);
+        out[i] = (v >> 8) & 0xff;
+        out[i + 1] = v & 0xff;
+      }
+    } else {
+      acc!.fill(0);
+      tiffSubByteRow(out, rowStart, rowEnd, colors, columns, bpc, acc!);
+    }
+  }
+  return { data: out, truncated: false };
+}
+
+/** Sub-byte samples (1, 2, 4 bits), MSB first, summed per component modulo 2^bpc across the row. */
+function tiffSubByteRow(
+  row: Uint8Array,
+  from: number,
+  to: number,
+  colors: number,
+  columns: number,
+  bpc: number,
+  acc: Uint16Array,
+): void {
+  const mask = (1 << bpc) - 1;
+  // The row's pad bits are not samples.
+  const samples = Math.min(colors * columns, Math.floor(((to - from) * 8) / bpc));
+  for (let k = 0; k < samples; k++) {
+    const bit = k * bpc;
+    const byte = from + (bit >> 3);
+    const shift = 8 - bpc - (bit & 7);
+    const c = k % colors;
+    const v = (((row[byte] >> shift) & mask) + acc[c]) & mask;
+    acc[c] = v;
+    row[byte] = (row[byte] & ~(mask << shift)) | (v << shift);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// LZWDecode
+
+/** Grows a byte array by doubling, never past the cap. */
+function grow(buf: Uint8Array, need: number, cap: number): Uint8Array {
+  const size = Math.min(cap, Math.max(need, buf.length * 2, 1024));
+  const nb = new Uint8Array(size);
+  nb.set(buf);
+  return nb;
+}
+
+function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResult {
+  const prefix = new Uint16Array(4096);
+  const suffix = new Uint8Array(4096);
+  const first = new Uint8Array(4096);
+  const length = new Uint16Array(4096);
+  for (let i = 0; i < 256; i++) {
+    suffix[i] = i;
+    first[i] = i;
+    length[i] = 1;
+  }
+  let out: Uint8Array = new Uint8Array(Math.min(cap, Math.max(1024, src.length * 3)));
+  let o = 0;
+  let next = 258;
+  let width = 9;
+  let prev = -1;
+  let bitBuf = 0;
+  let bitCount = 0;
+  let s = 0;
+  const n = src.length;
+  let error: string | undefined;
+  let truncated = false;
+  for (;;) {
+    while (bitCount < width && s < n) {
+      bitBuf = ((bitBuf << 8) | src[s++]) & 0xffffff;
+      bitCount += 8;
+    }
+    if (bitCount < width) break; // out of data without EOD: common, not a fault
+    const code = (bitBuf >>> (bitCount - width)) & ((1 << width) - 1);
+    bitCount -= width;
+    if (code === 256) {
+      next = 258;
+      width = 9;
+      prev = -1;
+      continue;
+    }
+    if (code === 257) break;
+    let entry: number; // the code whose string is output
+    if (prev < 0) {
+      if (code > 255) {
+        error = `invalid code ${code} after clear`;
+        break;
+      }
+      entry = code;
+    } else if (code < next) {
+      entry = code;
+      if (next < 4096) {
+        prefix[next] = prev;
+        suffix[next] = first[code];
+        first[next] = first[prev];
+        length[next] = length[prev] + 1;
+        next++;
+      }
+    } else if (code === next && next < 4096) {
+      // The encoder used the entry it was just creating: prev's string plus its own first byte.
+      prefix[next] = prev;
+      suffix[next] = first[prev];
+      first[next] = first[prev];
+      length[next] = length[prev] + 1;
+      entry = next++;
+    } else {
+      error = `invalid code ${code}`;
+      break;
+    }
+    if (next + earlyChange >= 1 << width && width < 12) width++;
+    prev = entry;
+    const len = length[entry];
+    if (o + len > out.length) {
+      if (out.length < cap) out = grow(out, o + len, cap);
+      if (o + len > out.length) {
+        // Past the cap: keep the string's head that fits.
+        const tmp = new Uint8Array(len);
+        writeString(tmp, len, entry, prefix, suffix);
+        out.set(tmp.subarray(0, out.length - o), o);
+        o = out.length;
+        truncated = true;
+        break;
+      }
+    }
+    writeString(out, o + len, entry, prefix, suffix);
+    o += len;
+  }
+  const res: StageResult = { data: trimmed(out, o), truncated };
+  if (error !== undefined) res.error = error;
+  return res;
+}
+
+/** Writes the string of `code` so that it ends at `end`, walking the prefix chain backwards. */
+function writeString(out: Uint8Array, end: number, code: number, prefix: Uint16Array, suffix: Uint8Array): void {
+  let c = code;
+  let i = end - 1;
+  // Chain length is the string's length (≤ 4096), fixed when the entry was made.
+  while (c > 255) {
+    out[i--] = suffix[c];
+    c = prefix[c];
+  }
+  out[i] = c;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// ASCIIHexDecode, ASCII85Decode, RunLengthDecode
+
+function isPdfWhite(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x57;
+  return -1;
+}
+
+function asciiHexDecode(src: Uint8Array, cap: number): StageResult {
+  const n = src.length;
+  const outLen = Math.min(cap, (n + 1) >> 1);
+  const out = new Uint8Array(outLen);
+  let o = 0;
+  let hi = -1;
+  let error: string | undefined;
+  let truncated = false;
+  let s = 0;
+  for (; s < n; s++) {
+    const c = src[s];
+    if (c === 0x3e) break; // '>' EOD
+    const v = hexValue(c);
+    if (v < 0) {
+      if (isPdfWhite(c)) continue;
+      error = `invalid character 0x${c.toString(16).padStart(2, '0')} at offset ${s}`;
+      break;
+    }
+    if (hi < 0) {
+      hi = v;
+    } else {
+      if (o >= outLen) {
+        truncated = true;
+        hi = -1;
+        break;
+      }
+      out[o++] = (hi << 4) | v;
+      hi = -1;
+    }
+  }
+  // An odd final digit counts as if followed by 0.
+  if (hi >= 0) {
+    if (o < outLen) out[o++] = hi << 4;
+    else truncated = true;
+  }
+  const res: StageResult = { data: trimmed(out, o), truncated };
+  if (error !== undefined) res.error = error;
+  return res;
+}
+
+function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+  const n = src.length;
+  let s = 0;
+  // Tolerate the Adobe "<~" prefix some writers leave in.
+  while (s < n && isPdfWhite(src[s])) s++;
+  if (s + 1 < n && src[s] === 0x3c && src[s + 1] === 0x7e) s += 2;
+  // 'z' turns 1 byte into 4; otherwise 5 → 4.
+  let out: Uint8Array = new Uint8Array(Math.min(cap, Math.max(256, Math.ceil(((n - s) * 4) / 5) + 4)));
+  let o = 0;
+  let group = 0;
+  let count = 0;
+  let error: string | undefined;
+  let truncated = false;
+  outer: for (; s < n; s++) {
+    const c = src[s];
+    if (c >= 0x21 && c <= 0x75) {
+      group = group * 85 + (c - 0x21);
+      if (++count === 5) {
+        if (group > 0xffffffff) {
+          error = `group out of range at offset ${s}`;
+          break;
+        }
+        if (o + 4 > out.length) {
+          if (out.length < cap) out = grow(out, o + 4, cap);
+          if (o + 4 > out.length) {
+            for (let k = 0; o < out.length; k++) out[o++] = (group >>> (24 - 8 * k)) & 0xff;
+            truncated = true;
+            count = 0;
+            break;
+          }
+        }
+        out[o] = group >>> 24;
+        out[o + 1] = (group >>> 16) & 0xff;
+        out[o + 2] = (group >>> 8) & 0xff;
+        out[o + 3] = group & 0xff;
+        o += 4;
+        group = 0;
+        count = 0;
+      }
+    } else if (c === 0x7a && count === 0) {
+      // 'z': four zero bytes
+      if (o + 4 > out.length) {
+        if (out.length < cap) out = grow(out, o + 4, cap);
+        if (o + 4 > out.length) {
+          o = out.length;
+          truncated = true;
+          break;
+        }
+      }
+      out[o] = out[o + 1] = out[o + 2] = out[o + 3] = 0;
+      o += 4;
+    } else if (c === 0x7e) {
+      break outer; // '~>' EOD (a lone '~' ends the data too)
+    } else if (!isPdfWhite(c)) {
+      error = c === 0x7a ? `'z' inside a group at offset ${s}` : `invalid character 0x${c.toString(16).padStart(2, '0')} at offset ${s}`;
+      break;
+    }
+  }
+  if (error !== undefined || truncated) {
+    // A group cut short by a fault is not a final group: its padded value need not match the real bytes.
+  } else if (count === 1) {
+    if (!inputTruncated) error = 'stray final character';
+  } else if (count > 1) {
+    // Short final group: pad with 'u' and keep count − 1 bytes.
+    for (let k = count; k < 5; k++) group = group * 85 + 84;
+    if (group > 0xffffffff) {
+      error = 'final group out of range';
+    } else {
+      const bytes = count - 1;
+      if (o + bytes > out.length && out.length < cap) out = grow(out, o + bytes, cap);
+      for (let k = 0; k < bytes; k++) {
+        if (o >= out.length) {
+          truncated = true;
+          break;
+        }
+        out[o++] = (group >>> (24 - 8 * k)) & 0xff;
+      }
+    }
+  }
+  const res: StageResult = { data: trimmed(out, o), truncated };
+  if (error !== undefined) res.error = error;
+  return res;
+}
+
+function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+  const n = src.length;
+  let out: Uint8Array = new Uint8Array(Math.min(cap, Math.max(1024, n * 2)));
+  let o = 0;
+  let s = 0;
+  let error: string | undefined;
+  let truncated = false;
+  while (s < n) {
+    const len = src[s++];
+    if (len === 128) break; // EOD
+    let count: number;
+    let literal: boolean;
+    if (len < 128) {
+      count = len + 1;
+      literal = true;
+      if (s + count > n) {
+        if (!inputTruncated) error = 'unexpected end of data in a literal run';
+        count = n - s;
+      }
+    } else {
+      count = 257 - len;
+      literal = false;
+      if (s >= n) {
+        if (!inputTruncated) error = 'unexpected end of data in a repeat run';
+        break;
+      }
+    }
+    if (o + count > out.length) {
+      if (out.length < cap) out = grow(out, o + count, cap);
+      if (o + count > out.length) {
+        count = out.length - o;
+        truncated = true;
+      }
+    }
+    if (literal) {
+      out.set(src.subarray(s, s + count), o);
+      s += count;
+    } else {
+      out.fill(src[s++], o, o + count);
+    }
+    o += count;
+    if (truncated || error !== undefined) break;
+  }
+  const res: StageResult = { data: trimmed(out, o), truncated };
+  if (error !== undefined) res.error = error;
+  return res;
+}
