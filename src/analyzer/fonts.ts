@@ -1,0 +1,877 @@
+/**
+ * Fonts as the content interpreter needs them: for each string a text-showing operator draws, how many
+ * characters it yields, how many of those do not decode to Unicode, and how far it advances.
+ *
+ * Everything is decided once per font: a simple font keeps three 256-entry tables (characters, undecodable
+ * characters, width per code); a composite (Type0) font keeps its codespace and fills per-code tables lazily,
+ * in pages of 256 codes, the first time a code is shown. `tally` then only indexes arrays.
+ *
+ * The decoding rules follow what MuPDF's text extraction yields, since the reference labels come from it:
+ * ToUnicode first (codes it lacks fall back to the encoding), then the font's encoding, then the standard-14
+ * built-in encodings; Type0 fonts with a predefined CJK CMap or an Adobe character collection decode through
+ * the collection; Identity-encoded fonts without ToUnicode do not decode.
+ */
+import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
+import type { FontEvidence } from './types';
+import {
+  CLASS_BAD,
+  CLASS_GOOD,
+  CLASS_SPACE,
+  CodeClass,
+  EncodingTable,
+  classifyCodepoint,
+  classifyGlyphName,
+  latin1Encoding,
+  namedEncoding,
+  standardEncoding,
+  symbolEncoding,
+  zapfDingbatsEncoding,
+} from './encodings';
+import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, UnicodeMap, parseCMap, predefinedCMap } from './cmap';
+
+export interface TextTally {
+  /** non-whitespace Unicode characters produced (a code mapping to "fi" counts 2; an unmappable code counts 1 and is bad) */
+  chars: number;
+  /** of chars: those that do not decode: no mapping, U+FFFD, private use (U+E000–F8FF, planes 15/16), C0/C1 controls */
+  bad: number;
+  /** codes shown */
+  glyphs: number;
+  /** single-byte codes 32 (word spacing Tw applies to them) */
+  spaceCodes: number;
+  /** sum of glyph advances in text space units (glyph width/1000 for normal fonts; via /FontMatrix for Type3), before Tc/Tw/Tz */
+  width: number;
+}
+
+export interface LoadedFont {
+  /** e.g. 'Type0', 'Type1', 'TrueType', 'Type3', 'MMType1' */
+  baseFont: string;
+  subtype: string;
+  /** the decoding rung */
+  decoding: FontEvidence['decoding'];
+  /** Identity-V or other -V CMap (advance goes down) */
+  vertical: boolean;
+  /** adds the tally of one string operand to `out` (does not reset it) */
+  tally(bytes: Uint8Array, out: TextTally): void;
+}
+
+export function newTally(): TextTally {
+  return { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
+}
+
+/** Bytes decoded at most from a CMap or ToUnicode stream. */
+const CMAP_MAX_BYTES = 8 * 1024 * 1024;
+/** Bytes decoded at most from an embedded Type1 program: only its cleartext part (the encoding) is read. */
+const TYPE1_MAX_BYTES = 512 * 1024;
+/** Segments kept from a /W or /W2 array, and widths kept from its array forms. */
+const MAX_W_SEGMENTS = 1 << 16;
+const MAX_W_VALUES = 1 << 20;
+/** usecmap chains of embedded CMaps followed at most */
+const MAX_CMAP_CHAIN = 4;
+
+const cmapCache = new WeakMap<PdfStream, ParsedCMap>();
+const fontCache = new WeakMap<PdfDict, LoadedFont>();
+
+/** Never throws: a broken font dict yields a best-effort font (1-byte codes, decoding 'none' unless known otherwise). */
+export function loadFont(fontDict: PdfDict, r: Resolver): LoadedFont {
+  const cached = fontCache.get(fontDict);
+  if (cached) return cached;
+  let font: LoadedFont;
+  try {
+    font = buildFont(fontDict, r);
+  } catch {
+    font = fallbackFont(fontDict);
+  }
+  fontCache.set(fontDict, font);
+  return font;
+}
+
+function buildFont(dict: PdfDict, r: Resolver): LoadedFont {
+  const subtype = getName(r, dict, 'Subtype') ?? '';
+  const baseFont = getName(r, dict, 'BaseFont') ?? '';
+  if (subtype === 'Type0' || (!subtype && dict.has('DescendantFonts'))) return loadComposite(dict, r, baseFont, subtype || 'Type0');
+  if (subtype === 'CIDFontType0' || subtype === 'CIDFontType2') return loadComposite(dict, r, baseFont, subtype);
+  return loadSimple(dict, r, baseFont, subtype || 'Type1');
+}
+
+function fallbackFont(dict: PdfDict): LoadedFont {
+  const chars = new Uint8Array(256).fill(1);
+  const bad = new Uint8Array(256).fill(1);
+  const width = new Float64Array(256).fill(0.5);
+  chars[32] = 0;
+  bad[32] = 0;
+  width[32] = 0.25;
+  let baseFont = '';
+  let subtype = '';
+  try {
+    const b = dict.get('BaseFont');
+    const s = dict.get('Subtype');
+    if (typeof b === 'string') baseFont = b;
+    if (typeof s === 'string') subtype = s;
+  } catch {
+    // keep the empty names
+  }
+  return new SimpleFont(baseFont, subtype, 'none', chars, bad, width);
+}
+
+function loadCMapStream(s: PdfStream, r: Resolver): ParsedCMap {
+  const hit = cmapCache.get(s);
+  if (hit) return hit;
+  const dec = r.decodeStream(s, CMAP_MAX_BYTES);
+  const parsed = parseCMap(dec.data);
+  if (dec.truncated || dec.error) parsed.truncated = true;
+  const wmode = s.dict.get('WMode');
+  if (wmode === 1) parsed.wmode = 1;
+  cmapCache.set(s, parsed);
+  return parsed;
+}
+
+/** A ToUnicode entry that maps something: a parsed stream with at least one code. Names (/Identity-H) are not maps. */
+function loadToUnicode(dict: PdfDict, r: Resolver): UnicodeMap | null {
+  const v = r.resolve(dict.get('ToUnicode'));
+  if (!(v instanceof PdfStream)) return null;
+  const parsed = loadCMapStream(v, r);
+  return parsed.unicode && parsed.unicode.assigned > 0 ? parsed.unicode : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Simple fonts
+
+class SimpleFont implements LoadedFont {
+  readonly vertical = false;
+  constructor(
+    readonly baseFont: string,
+    readonly subtype: string,
+    readonly decoding: FontEvidence['decoding'],
+    private readonly chars: Uint8Array,
+    private readonly bad: Uint8Array,
+    private readonly widths: Float64Array,
+  ) {}
+
+  tally(bytes: Uint8Array, out: TextTally): void {
+    const chars = this.chars;
+    const bad = this.bad;
+    const widths = this.widths;
+    const n = bytes.length;
+    let c = 0;
+    let b = 0;
+    let sp = 0;
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      const k = bytes[i];
+      c += chars[k];
+      b += bad[k];
+      w += widths[k];
+      if (k === 32) sp++;
+    }
+    out.chars += c;
+    out.bad += b;
+    out.glyphs += n;
+    out.spaceCodes += sp;
+    out.width += w;
+  }
+}
+
+type Std14Family = 'Helvetica' | 'Times' | 'Courier' | 'Symbol' | 'ZapfDingbats';
+interface Std14 {
+  family: Std14Family;
+  bold: boolean;
+}
+
+const STD14_PREFIXES: [string, Std14Family][] = [
+  ['timesnewromanps', 'Times'],
+  ['timesnewroman', 'Times'],
+  ['times', 'Times'],
+  ['helvetica', 'Helvetica'],
+  ['arial', 'Helvetica'],
+  ['couriernewps', 'Courier'],
+  ['couriernew', 'Courier'],
+  ['courier', 'Courier'],
+  ['symbol', 'Symbol'],
+  ['itczapfdingbats', 'ZapfDingbats'],
+  ['zapfdingbats', 'ZapfDingbats'],
+  ['dingbats', 'ZapfDingbats'],
+];
+const STYLE_WORDS = ['bolditalic', 'boldoblique', 'bold', 'italic', 'oblique', 'roman', 'regular', 'psmt', 'mt', 'ps'];
+
+/** The standard-14 font (or a common alias such as Arial, TimesNewRoman,Bold, CourierNewPSMT) a /BaseFont names. */
+export function standard14(baseFont: string): Std14 | undefined {
+  let name = baseFont;
+  const plus = name.indexOf('+');
+  if (plus === 6) name = name.slice(7);
+  name = name.toLowerCase().replace(/[\s_]/g, '');
+  for (const [prefix, family] of STD14_PREFIXES) {
+    if (!name.startsWith(prefix)) continue;
+    let rest = name.slice(prefix.length).replace(/[-,]/g, '');
+    const bold = rest.includes('bold');
+    for (let guard = 0; rest && guard < 8; guard++) {
+      const w = STYLE_WORDS.find((s) => rest.startsWith(s));
+      if (!w) break;
+      rest = rest.slice(w.length);
+    }
+    if (rest) return undefined;
+    return { family, bold };
+  }
+  return undefined;
+}
+
+/** A rough advance (thousandths of text space) for fonts without /Widths, by family and kind of character. */
+function approxWidth(family: Std14Family | undefined, bold: boolean, cp: number): number {
+  if (family === 'Courier') return 600;
+  if (family === 'Symbol') return cp === 0x20 ? 250 : 600;
+  if (family === 'ZapfDingbats') return cp === 0x20 ? 278 : 800;
+  const times = family === 'Times';
+  if (cp === 0x20 || cp === 0xa0) return times ? 250 : 278;
+  if (cp >= 0x30 && cp <= 0x39) return times ? 500 : 556;
+  if (cp >= 0x41 && cp <= 0x5a) return bold ? 722 : 667;
+  if (cp >= 0x61 && cp <= 0x7a) return times ? (bold ? 500 : 444) : bold ? 556 : 500;
+  if (cp > 0x20 && cp < 0x7f) return times ? 333 : 300;
+  return times ? 500 : 556;
+}
+
+function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: string): LoadedFont {
+  const desc = getDict(r, dict, 'FontDescriptor');
+  const fontFile = desc ? r.resolve(desc.get('FontFile')) : undefined;
+  const fontFile2 = desc ? r.resolve(desc.get('FontFile2')) : undefined;
+  const fontFile3 = desc ? r.resolve(desc.get('FontFile3')) : undefined;
+  const isType3 = subtype === 'Type3';
+  const std = isType3 ? undefined : standard14(baseFont);
+  const embeddedTrueType =
+    fontFile2 instanceof PdfStream || (fontFile3 instanceof PdfStream && (subtype === 'TrueType' || getName(r, fontFile3.dict, 'Subtype') === 'OpenType'));
+
+  // the font's own encoding, used when /Encoding is absent or gives no /BaseEncoding
+  let builtin: EncodingTable | null;
+  let builtinNames: (string | undefined)[] | null = null;
+  if (isType3) builtin = null;
+  else if (embeddedTrueType) builtin = latin1Encoding();
+  else {
+    builtin = std ? std14Encoding(std.family) : standardEncoding();
+    if (fontFile instanceof PdfStream) {
+      const own = type1Encoding(fontFile, r);
+      if (own === 'standard') builtin = standardEncoding();
+      else if (own) {
+        builtin = null;
+        builtinNames = own;
+      }
+    }
+  }
+  const dingbats = std?.family === 'ZapfDingbats';
+
+  let decoding: FontEvidence['decoding'];
+  let base: EncodingTable | null = builtin;
+  let baseNames = builtinNames;
+  let differences: (string | undefined)[] | null = null;
+  const enc = r.resolve(dict.get('Encoding'));
+  const named = typeof enc === 'string' ? namedEncoding(enc) : undefined;
+  if (named) {
+    base = named;
+    baseNames = null;
+    decoding = 'encoding';
+  } else if (enc instanceof PdfDict) {
+    const baseName = getName(r, enc, 'BaseEncoding');
+    const baseTable = baseName ? namedEncoding(baseName) : undefined;
+    if (baseTable) {
+      base = baseTable;
+      baseNames = null;
+    }
+    differences = readDifferences(enc, r);
+    decoding = 'encoding';
+  } else if (isType3) decoding = 'none';
+  else if (std && !embeddedTrueType && !builtinNames) decoding = 'standard14';
+  else decoding = 'encoding';
+
+  const toUnicode = loadToUnicode(dict, r);
+  if (toUnicode) decoding = 'tounicode';
+
+  const chars = new Uint8Array(256);
+  const bad = new Uint8Array(256);
+  const cps = new Int32Array(256).fill(-1);
+  for (let c = 0; c < 256; c++) {
+    let cls: CodeClass = -1;
+    const mapped = toUnicode ? toUnicode.get(c) : -1;
+    if (mapped >= 0) cls = mapped;
+    else {
+      const diff = differences ? differences[c] : undefined;
+      const name = diff ?? (baseNames ? baseNames[c] : undefined);
+      if (name !== undefined) cls = classifyGlyphName(name, dingbats);
+      else if (base && base[c] >= 0) {
+        cps[c] = base[c];
+        cls = classifyCodepoint(base[c]);
+      } else cls = CLASS_BAD;
+      // MuPDF shows a Type3 glyph it cannot name as its code when that is printable ASCII
+      if (isType3 && cls >>> 8 !== 0 && c > 0x20 && c < 0x7f) cls = CLASS_GOOD;
+      // a space code whose glyph says nothing is still drawn as the word gap
+      if (c === 32 && cls >>> 8 !== 0) cls = CLASS_SPACE;
+    }
+    chars[c] = cls & 0xff;
+    bad[c] = (cls >>> 8) & 0xff;
+  }
+
+  const widths = simpleWidths(dict, r, desc, isType3, std, cps);
+  return new SimpleFont(baseFont, subtype, decoding, chars, bad, widths);
+}
+
+function std14Encoding(family: Std14Family): EncodingTable {
+  if (family === 'Symbol') return symbolEncoding();
+  if (family === 'ZapfDingbats') return zapfDingbatsEncoding();
+  return standardEncoding();
+}
+
+/** /Differences: [code /name /name … code /name …] */
+function readDifferences(enc: PdfDict, r: Resolver): (string | undefined)[] | null {
+  const arr = getArray(r, enc, 'Differences');
+  if (!arr) return null;
+  const names = new Array<string | undefined>(256);
+  let code = -1;
+  const n = Math.min(arr.length, 4096);
+  for (let i = 0; i < n; i++) {
+    const v = r.resolve(arr[i]);
+    if (isNumber(v)) code = Math.floor(v);
+    else if (typeof v === 'string') {
+      if (code >= 0 && code < 256) names[code] = v;
+      code++;
+    }
+  }
+  return names;
+}
+
+function simpleWidths(dict: PdfDict, r: Resolver, desc: PdfDict | undefined, isType3: boolean, std: Std14 | undefined, cps: Int32Array): Float64Array {
+  const out = new Float64Array(256);
+  let scale = 0.001;
+  if (isType3) {
+    const m = getArray(r, dict, 'FontMatrix');
+    const a = m ? r.resolve(m[0]) : undefined;
+    scale = isNumber(a) ? Math.abs(a) : 0.001;
+    if (scale > 1e3) scale = 1e3;
+  }
+  const widths = getArray(r, dict, 'Widths');
+  const first = getNumber(r, dict, 'FirstChar') ?? 0;
+  const missingRaw = getNumber(r, desc, 'MissingWidth');
+  if (widths) {
+    const missing = missingRaw ?? 0;
+    for (let c = 0; c < 256; c++) {
+      const i = c - first;
+      const v = i >= 0 && i < widths.length ? r.resolve(widths[i]) : undefined;
+      const w = isNumber(v) ? v : missing;
+      out[c] = w * scale;
+    }
+    return out;
+  }
+  if (isType3) return out.fill(missingRaw !== undefined ? missingRaw * scale : 0);
+  for (let c = 0; c < 256; c++) {
+    const cp = cps[c] >= 0 ? cps[c] : c;
+    out[c] = (missingRaw !== undefined && missingRaw > 0 && !std ? missingRaw : approxWidth(std?.family, std?.bold ?? false, cp)) * 0.001;
+  }
+  return out;
+}
+
+/**
+ * The encoding in the cleartext part of an embedded Type1 program: 'standard' for `/Encoding StandardEncoding def`,
+ * or the names its `dup <code> /<name> put` entries give. undefined when there is none to read.
+ */
+function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string | undefined)[] | undefined {
+  const dec = r.decodeStream(s, TYPE1_MAX_BYTES);
+  const d = dec.data;
+  let end = d.length;
+  const len1 = s.dict.get('Length1');
+  if (isNumber(len1) && len1 > 0 && len1 < end) end = len1;
+  const eexec = indexOf(d, 'eexec', 0, end);
+  if (eexec >= 0) end = eexec;
+  const at = indexOf(d, '/Encoding', 0, end);
+  if (at < 0) return undefined;
+  let p = at + 9;
+  while (p < end && isSpace(d[p])) p++;
+  if (startsWith(d, p, 'StandardEncoding')) return 'standard';
+  const names = new Array<string | undefined>(256);
+  let found = 0;
+  // tokens: dup <code> /<name> put … up to the closing `def` (or `readonly def`)
+  let prev1 = '';
+  let prev2 = '';
+  let prev3 = '';
+  for (let guard = 0; p < end && guard < 8192; guard++) {
+    while (p < end && isSpace(d[p])) p++;
+    const start = p;
+    if (d[p] === 47 /* / */) p++;
+    while (p < end && !isSpace(d[p]) && d[p] !== 47 && d[p] !== 91 && d[p] !== 93 && d[p] !== 123 && d[p] !== 125) p++;
+    if (p === start) p++;
+    const tok = latin1(d, start, p);
+    if (tok === 'put' && prev3 === 'dup' && prev1.startsWith('/')) {
+      const code = Number(prev2);
+      if (Number.isInteger(code) && code >= 0 && code < 256) {
+        names[code] = prev1.slice(1);
+        found++;
+      }
+    } else if (tok === 'def' || tok === 'readonly') break;
+    prev3 = prev2;
+    prev2 = prev1;
+    prev1 = tok;
+  }
+  return found > 0 ? names : undefined;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 0;
+}
+function startsWith(d: Uint8Array, at: number, s: string): boolean {
+  if (at + s.length > d.length) return false;
+  for (let i = 0; i < s.length; i++) if (d[at + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+function indexOf(d: Uint8Array, s: string, from: number, to: number): number {
+  const first = s.charCodeAt(0);
+  const last = to - s.length;
+  for (let i = from; i <= last; i++) if (d[i] === first && startsWith(d, i, s)) return i;
+  return -1;
+}
+function latin1(d: Uint8Array, from: number, to: number): string {
+  let s = '';
+  for (let i = from; i < to && i < from + 128; i++) s += String.fromCharCode(d[i]);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Composite (Type0) fonts
+
+/** How a composite font's codes decode when ToUnicode does not say. */
+const MODE_NONE = 0;
+const MODE_UNICODE = 1; // the code is Unicode (UCS2/UTF16/UTF32/UTF8 CMaps)
+const MODE_LEGACY = 2; // a national multi-byte encoding decoded through its collection
+const MODE_SINGLE = 3; // one-byte predefined CMaps (Hankaku, Roman…)
+const MODE_COLLECTION = 4; // CIDs of a known Adobe collection (Identity or embedded CMap)
+
+/** CIDs that are spaces in each Adobe collection (proportional, half-width, ideographic), and its last CID. */
+const COLLECTIONS: Record<string, { spaces: number[]; max: number }> = {
+  Japan1: { spaces: [1, 231, 633], max: 23059 },
+  GB1: { spaces: [1, 96, 7716], max: 30283 },
+  CNS1: { spaces: [1, 99, 13648], max: 19178 },
+  Korea1: { spaces: [1, 101, 8094], max: 18351 },
+  KR: { spaces: [1], max: 22896 },
+};
+
+/** /W or /W2 as sorted segments: CIDs start..end take `value`, or values[index + (cid − start)] when index ≥ 0. */
+class WidthTable {
+  private start: Float64Array;
+  private end: Float64Array;
+  private value: Float64Array;
+  private index: Int32Array;
+  private values: Float64Array;
+
+  constructor(arr: PdfValue[] | undefined, r: Resolver, vertical: boolean) {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const vals: number[] = [];
+    const idx: number[] = [];
+    const flat: number[] = [];
+    const step = vertical ? 3 : 1; // W2 arrays hold w1y vx vy per CID; only w1y matters
+    if (arr) {
+      const n = arr.length;
+      let i = 0;
+      while (i < n && starts.length < MAX_W_SEGMENTS) {
+        const a = r.resolve(arr[i]);
+        if (!isNumber(a)) {
+          i++;
+          continue;
+        }
+        const b = i + 1 < n ? r.resolve(arr[i + 1]) : undefined;
+        if (Array.isArray(b)) {
+          const first = Math.floor(a);
+          const at = flat.length;
+          let count = 0;
+          for (let k = 0; k + step - 1 < b.length && flat.length < MAX_W_VALUES; k += step) {
+            const w = r.resolve(b[k]);
+            flat.push(isNumber(w) ? w : NaN);
+            count++;
+          }
+          if (count > 0) {
+            starts.push(first);
+            ends.push(first + count - 1);
+            vals.push(0);
+            idx.push(at);
+          }
+          i += 2;
+        } else if (isNumber(b)) {
+          const w = i + 2 < n ? r.resolve(arr[i + 2]) : undefined;
+          if (isNumber(w) && b >= a) {
+            starts.push(Math.floor(a));
+            ends.push(Math.floor(b));
+            vals.push(w);
+            idx.push(-1);
+          }
+          i += 2 + step;
+        } else i++;
+      }
+    }
+    const order = starts.map((_, k) => k).sort((x, y) => starts[x] - starts[y] || x - y);
+    const m = order.length;
+    this.start = new Float64Array(m);
+    this.end = new Float64Array(m);
+    this.value = new Float64Array(m);
+    this.index = new Int32Array(m);
+    for (let k = 0; k < m; k++) {
+      const o = order[k];
+      this.start[k] = starts[o];
+      this.end[k] = ends[o];
+      this.value[k] = vals[o];
+      this.index[k] = idx[o];
+    }
+    this.values = Float64Array.from(flat);
+  }
+
+  /** the width of a CID, or NaN when the table does not give one */
+  get(cid: number): number {
+    const s = this.start;
+    let a = 0;
+    let b = s.length - 1;
+    let found = -1;
+    while (a <= b) {
+      const mid = (a + b) >> 1;
+      if (s[mid] <= cid) {
+        found = mid;
+        a = mid + 1;
+      } else b = mid - 1;
+    }
+    for (let k = found, steps = 0; k >= 0 && steps < 8; k--, steps++) {
+      if (cid <= this.end[k]) {
+        const ix = this.index[k];
+        return ix < 0 ? this.value[k] : this.values[ix + (cid - s[k])];
+      }
+    }
+    return NaN;
+  }
+}
+
+class CompositeFont implements LoadedFont {
+  decoding: FontEvidence['decoding'] = 'none';
+  vertical = false;
+
+  // codespace: 1-byte codes by flag, longer ones by numeric ranges (MuPDF's matching: shortest length first)
+  private oneByte = new Uint8Array(256);
+  private lo2: number[] = [];
+  private hi2: number[] = [];
+  private lo3: number[] = [];
+  private hi3: number[] = [];
+  private lo4: number[] = [];
+  private hi4: number[] = [];
+  /** Identity-like: every pair of bytes is a code */
+  private fixed2 = false;
+
+  toUnicode: UnicodeMap | null = null;
+  cidMaps: CidMap[] = [];
+  predefined: PredefinedCMap | undefined;
+  mode = MODE_NONE;
+  ordering = '';
+  /** code = CID (Identity, or an embedded CMap without CID entries) */
+  identityCids = true;
+  widths!: WidthTable;
+  /** default advance in text space units */
+  dw = 1;
+
+  // per-code caches: class (-1 = not yet computed) and advance
+  private cls1 = new Int32Array(256).fill(-1);
+  private w1 = new Float64Array(256);
+  private clsPages: (Int32Array | undefined)[] = new Array(256);
+  private wPages: (Float64Array | undefined)[] = new Array(256);
+  private bigCls = new Map<number, number>();
+  private bigW = new Map<number, number>();
+  /** advance of the code last looked up */
+  private lastWidth = 0;
+
+  constructor(readonly baseFont: string, readonly subtype: string) {}
+
+  setCodespace(ranges: CodespaceRange[]): void {
+    for (const cr of ranges) {
+      if (cr.len === 1) for (let b = cr.lo; b <= cr.hi && b < 256; b++) this.oneByte[b] = 1;
+      else if (cr.len === 2) {
+        this.lo2.push(cr.lo);
+        this.hi2.push(cr.hi);
+      } else if (cr.len === 3) {
+        this.lo3.push(cr.lo);
+        this.hi3.push(cr.hi);
+      } else if (cr.len === 4) {
+        this.lo4.push(cr.lo);
+        this.hi4.push(cr.hi);
+      }
+    }
+    let anyOne = false;
+    for (let b = 0; b < 256; b++) if (this.oneByte[b]) anyOne = true;
+    this.fixed2 = !anyOne && this.lo2.length > 0 && this.lo2.some((lo, k) => lo === 0 && this.hi2[k] >= 0xffff);
+  }
+
+  tally(bytes: Uint8Array, out: TextTally): void {
+    const n = bytes.length;
+    let chars = 0;
+    let bad = 0;
+    let glyphs = 0;
+    let sp = 0;
+    let w = 0;
+    let i = 0;
+    if (this.fixed2) {
+      for (; i + 1 < n; i += 2) {
+        const code = (bytes[i] << 8) | bytes[i + 1];
+        const page = this.clsPages[code >> 8];
+        let cls = page ? page[code & 0xff] : -1;
+        if (cls < 0) {
+          cls = this.lookup(code, 2);
+          w += this.lastWidth;
+        } else w += this.wPages[code >> 8]![code & 0xff];
+        chars += cls & 0xff;
+        bad += (cls >>> 8) & 0xff;
+        glyphs++;
+      }
+      if (i < n) {
+        // a dangling odd byte reads as code 0, as in MuPDF
+        const cls = this.lookup(0, 1);
+        chars += cls & 0xff;
+        bad += (cls >>> 8) & 0xff;
+        glyphs++;
+        w += this.lastWidth;
+      }
+    } else {
+      while (i < n) {
+        const b0 = bytes[i];
+        let len = 0;
+        let code = 0;
+        if (this.oneByte[b0]) {
+          len = 1;
+          code = b0;
+        } else {
+          len = this.match(bytes, i, n);
+          if (len > 0) {
+            code = b0;
+            for (let k = 1; k < len; k++) code = code * 256 + bytes[i + k];
+          }
+        }
+        let cls: number;
+        if (len === 0) {
+          // outside every codespace range: MuPDF takes one byte as code 0 (which most CMaps leave unmapped)
+          cls = this.lookup(0, 1);
+          w += this.lastWidth;
+          len = 1;
+        } else if (len === 1) {
+          cls = this.cls1[code];
+          if (cls < 0) {
+            cls = this.lookup(code, 1);
+            w += this.lastWidth;
+          } else w += this.w1[code];
+          if (code === 32) sp++;
+        } else if (len === 2) {
+          const page = this.clsPages[code >> 8];
+          cls = page ? page[code & 0xff] : -1;
+          if (cls < 0) {
+            cls = this.lookup(code, 2);
+            w += this.lastWidth;
+          } else w += this.wPages[code >> 8]![code & 0xff];
+        } else {
+          cls = this.lookup(code, len);
+          w += this.lastWidth;
+        }
+        chars += cls & 0xff;
+        bad += (cls >>> 8) & 0xff;
+        glyphs++;
+        i += len;
+      }
+    }
+    out.chars += chars;
+    out.bad += bad;
+    out.glyphs += glyphs;
+    out.spaceCodes += sp;
+    out.width += w;
+  }
+
+  /** length (2–4) of the multi-byte code starting at i, or 0 */
+  private match(bytes: Uint8Array, i: number, n: number): number {
+    if (i + 1 >= n) return 0;
+    let c = (bytes[i] << 8) | bytes[i + 1];
+    for (let k = 0; k < this.lo2.length; k++) if (c >= this.lo2[k] && c <= this.hi2[k]) return 2;
+    if (i + 2 >= n) return 0;
+    c = c * 256 + bytes[i + 2];
+    for (let k = 0; k < this.lo3.length; k++) if (c >= this.lo3[k] && c <= this.hi3[k]) return 3;
+    if (i + 3 >= n) return 0;
+    c = c * 256 + bytes[i + 3];
+    for (let k = 0; k < this.lo4.length; k++) if (c >= this.lo4[k] && c <= this.hi4[k]) return 4;
+    return 0;
+  }
+
+  /** computes, caches and returns a code's class; its advance goes to lastWidth */
+  private lookup(code: number, len: number): number {
+    let cls: number;
+    let w: number;
+    if (this.isMapped(code, len)) {
+      cls = this.toUnicode ? this.toUnicode.get(code) : -1;
+      if (cls < 0) cls = this.fallbackClass(code, len);
+      w = this.advance(code, len);
+    } else {
+      // MuPDF skips a code its encoding CMap does not map: no character, no advance
+      cls = CLASS_SPACE;
+      w = 0;
+    }
+    this.lastWidth = w;
+    if (len === 1) {
+      this.cls1[code] = cls;
+      this.w1[code] = w;
+    } else if (len === 2) {
+      const p = code >> 8;
+      let page = this.clsPages[p];
+      if (!page) {
+        page = this.clsPages[p] = new Int32Array(256).fill(-1);
+        this.wPages[p] = new Float64Array(256);
+      }
+      page[code & 0xff] = cls;
+      this.wPages[p]![code & 0xff] = w;
+    } else if (this.bigCls.size < 65536) {
+      this.bigCls.set(code, cls);
+      this.bigW.set(code, w);
+    }
+    return cls;
+  }
+
+  /** whether the encoding CMap maps the code to a CID at all (for predefined CMaps: the codes they are known to map) */
+  private isMapped(code: number, len: number): boolean {
+    if (this.identityCids) return true;
+    for (const m of this.cidMaps) if (m.lookup(code) >= 0) return true;
+    const p = this.predefined;
+    if (!p || p.kind === 'identity') return false;
+    if (p.kind === 'legacy' || p.kind === 'single') {
+      return len > 1 || (code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xdf);
+    }
+    const cp = unicodeOfCode(p.kind, code, len);
+    return cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !(cp >= 0xe000 && cp <= 0xf8ff);
+  }
+
+  private cidOf(code: number): number {
+    for (const m of this.cidMaps) {
+      const cid = m.lookup(code);
+      if (cid >= 0) return cid;
+    }
+    if (this.identityCids) return code;
+    return this.cidMaps.length ? 0 : -1;
+  }
+
+  private fallbackClass(code: number, len: number): CodeClass {
+    switch (this.mode) {
+      case MODE_UNICODE:
+        return classifyCodepoint(unicodeOfCode(this.predefined!.kind, code, len));
+      case MODE_LEGACY:
+        if (len === 1) return code === 0x20 ? CLASS_SPACE : CLASS_GOOD;
+        return code === this.predefined!.ideographicSpace ? CLASS_SPACE : CLASS_GOOD;
+      case MODE_SINGLE:
+        return code === 0x20 ? CLASS_SPACE : CLASS_GOOD;
+      case MODE_COLLECTION: {
+        const info = COLLECTIONS[this.ordering];
+        const cid = this.cidOf(code);
+        if (cid <= 0 || cid > info.max) return CLASS_BAD;
+        return info.spaces.includes(cid) ? CLASS_SPACE : CLASS_GOOD;
+      }
+      default:
+        return CLASS_BAD;
+    }
+  }
+
+  private advance(code: number, len: number): number {
+    let cid = this.cidOf(code);
+    const kind = this.predefined?.kind;
+    // Unicode CMaps send ASCII to the proportional roman CIDs 1–95; other predefined CIDs are not known here
+    if (cid < 0 && kind && kind !== 'identity' && kind !== 'legacy' && kind !== 'single' && code >= 0x20 && code < 0x7f) cid = code - 0x1f;
+    if (cid >= 0) {
+      const w = this.widths.get(cid);
+      if (!isNaN(w)) return this.vertical ? Math.abs(w) / 1000 : w / 1000;
+    }
+    return this.dw;
+  }
+}
+
+/** the Unicode code point a Unicode-encoding CMap's code stands for */
+function unicodeOfCode(kind: string, code: number, len: number): number {
+  if (kind === 'utf16' && len === 4) {
+    const hi = Math.floor(code / 0x10000);
+    const lo = code % 0x10000;
+    return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+  }
+  if (kind === 'utf8') {
+    if (len === 1) return code;
+    if (len === 2) return ((code >> 8) & 0x1f) << 6 | (code & 0x3f);
+    if (len === 3) return (((code >> 16) & 0x0f) << 12) | (((code >> 8) & 0x3f) << 6) | (code & 0x3f);
+    const b0 = Math.floor(code / 0x1000000);
+    return ((b0 & 0x07) << 18) | (((code >> 16) & 0x3f) << 12) | (((code >> 8) & 0x3f) << 6) | (code & 0x3f);
+  }
+  return code;
+}
+
+function pdfText(v: PdfValue | undefined): string | undefined {
+  if (typeof v === 'string') return v;
+  if (v instanceof Uint8Array) {
+    let s = '';
+    for (let i = 0; i < v.length && i < 64; i++) s += String.fromCharCode(v[i]);
+    return s;
+  }
+  return undefined;
+}
+
+function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: string): LoadedFont {
+  const font = new CompositeFont(baseFont, subtype);
+
+  // the encoding CMap: predefined name, or an embedded stream (possibly built on another through usecmap)
+  let codespace: CodespaceRange[] = [];
+  let predefined: PredefinedCMap | undefined;
+  let vertical = false;
+  let embedded = false;
+  let enc: PdfValue | undefined = subtype === 'Type0' ? r.resolve(dict.get('Encoding')) : 'Identity-H';
+  for (let depth = 0; depth < MAX_CMAP_CHAIN && enc !== undefined; depth++) {
+    if (typeof enc === 'string') {
+      predefined = predefinedCMap(enc);
+      if (predefined && predefined.vertical && !embedded) vertical = true;
+      break;
+    }
+    if (!(enc instanceof PdfStream)) break;
+    embedded = true;
+    const cm = loadCMapStream(enc, r);
+    if (!codespace.length) codespace = cm.codespace;
+    if (cm.cids) font.cidMaps.push(cm.cids);
+    if (depth === 0 && cm.wmode === 1) vertical = true;
+    const use = r.resolve(enc.dict.get('UseCMap'));
+    enc = use !== undefined && use !== null ? use : cm.useCMap;
+  }
+  if (!codespace.length) codespace = predefined ? predefined.codespace : [{ len: 2, lo: 0, hi: 0xffff }];
+  font.setCodespace(codespace);
+  font.vertical = vertical;
+  font.predefined = predefined;
+  // an embedded CMap without CID entries of its own passes codes through; with them, CIDs come from it
+  font.identityCids = font.cidMaps.length === 0 && (!predefined || predefined.kind === 'identity');
+
+  // the descendant CIDFont: widths and character collection
+  let cidFont: PdfDict | undefined;
+  if (subtype === 'Type0') {
+    const desc = getArray(r, dict, 'DescendantFonts');
+    const d0 = desc && desc.length ? r.resolve(desc[0]) : undefined;
+    if (d0 instanceof PdfDict) cidFont = d0;
+  } else cidFont = dict;
+  const info = getDict(r, cidFont, 'CIDSystemInfo');
+  const registry = pdfText(r.resolve(info?.get('Registry')));
+  const ordering = pdfText(r.resolve(info?.get('Ordering')));
+
+  if (vertical) {
+    const dw2 = getArray(r, cidFont, 'DW2');
+    const w1y = dw2 && dw2.length >= 2 ? r.resolve(dw2[1]) : undefined;
+    font.dw = isNumber(w1y) && w1y !== 0 ? Math.abs(w1y) / 1000 : 1;
+    font.widths = new WidthTable(getArray(r, cidFont, 'W2'), r, true);
+  } else {
+    const dw = getNumber(r, cidFont, 'DW');
+    font.dw = dw !== undefined ? dw / 1000 : 1;
+    font.widths = new WidthTable(getArray(r, cidFont, 'W'), r, false);
+  }
+
+  // decoding
+  if (predefined && predefined.kind !== 'identity') {
+    font.predefined = predefined;
+    font.mode =
+      predefined.kind === 'legacy' ? MODE_LEGACY : predefined.kind === 'single' ? MODE_SINGLE : MODE_UNICODE;
+  } else {
+    const coll = predefined?.ordering || (registry === 'Adobe' && ordering ? ordering : '');
+    if (coll && Object.hasOwn(COLLECTIONS, coll)) {
+      font.mode = MODE_COLLECTION;
+      font.ordering = coll;
+    }
+  }
+  font.toUnicode = loadToUnicode(dict, r);
+  font.decoding = font.toUnicode ? 'tounicode' : font.mode !== MODE_NONE ? 'predefined-cmap' : 'none';
+  return font;
+}
