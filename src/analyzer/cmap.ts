@@ -336,6 +336,8 @@ function targetClass(str: Uint8Array, len: number, offset: number): CodeClass {
     const u2 = (str[2 * lastStart + 2] << 8) | str[2 * lastStart + 3];
     last = 0x10000 + ((last - 0xd800) << 10) + (u2 - 0xdc00);
   }
+  // MuPDF reads a lone U+0000 as "no mapping" and falls back to the encoding
+  if (units === 1 && last + offset === 0) return -1;
   return addClass(cls, classifyCodepoint(last + offset));
 }
 
@@ -395,8 +397,7 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
             if (t === T_STR) {
               if (!valid) continue;
               const strLen = lx.strLen;
-              const first = targetClass(lx.str, strLen, 0);
-              if (first < 0) continue;
+              if (strLen < 2) continue;
               // the last code point advances through the range
               const room = MAX_MAPPED_CODES - uniMap().assigned;
               let count = hi - lo + 1;
@@ -405,7 +406,11 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
                 out.truncated = true;
               }
               const m = uniMap();
-              for (let i = 0; i < count; i++) m.set(lo + i, i === 0 ? first : targetClass(lx.str, strLen, i));
+              for (let i = 0; i < count; i++) {
+                const cls = targetClass(lx.str, strLen, i);
+                if (cls >= 0) m.set(lo + i, cls);
+                else m.assigned++; // still spends the budget
+              }
             } else if (t === T_ARRAY_OPEN) {
               let i = 0;
               for (;;) {

@@ -696,8 +696,9 @@ class CompositeFont implements LoadedFont {
     let cls: number;
     let w: number;
     if (this.isMapped(code, len)) {
-      cls = this.toUnicode ? this.toUnicode.get(code) : -1;
-      if (cls < 0) cls = this.fallbackClass(code, len);
+      // with a ToUnicode map, MuPDF does not consult the collection: codes the map lacks do not decode
+      cls = this.toUnicode ? this.toUnicode.get(code) : this.fallbackClass(code, len);
+      if (cls < 0) cls = CLASS_BAD;
       w = this.advance(code, len);
     } else {
       // MuPDF skips a code its encoding CMap does not map: no character, no advance
@@ -872,6 +873,11 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
     }
   }
   font.toUnicode = loadToUnicode(dict, r);
+  if (!font.toUnicode && r.resolve(dict.get('ToUnicode')) instanceof PdfStream) {
+    // MuPDF consults the collection only when there is no ToUnicode stream at all: an empty or unreadable one
+    // leaves every code undecoded
+    font.mode = MODE_NONE;
+  }
   font.decoding = font.toUnicode ? 'tounicode' : font.mode !== MODE_NONE ? 'predefined-cmap' : 'none';
   return font;
 }
