@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PdfDict, PdfStream, PdfValue, Resolver } from '../src/analyzer/objects';
-import { loadFont, newTally, standard14, type TextTally } from '../src/analyzer/fonts';
+import { cffEncoding, loadFont, newTally, standard14, type TextTally } from '../src/analyzer/fonts';
 import { MAX_MAPPED_CODES, parseCMap, predefinedCMap } from '../src/analyzer/cmap';
-import { classifyGlyphName, classifyCodepoint, CLASS_BAD, CLASS_GOOD, CLASS_SPACE } from '../src/analyzer/encodings';
+import { cffStandardString, classifyGlyphName, classifyCodepoint, CLASS_BAD, CLASS_GOOD, CLASS_SPACE } from '../src/analyzer/encodings';
 
 // ---- helpers -------------------------------------------------------------------------------------------------------
 
@@ -162,6 +162,67 @@ test('embedded Type1 program: the cleartext /Encoding array is used', () => {
   assert.equal(t.bad, 2);
 });
 
+/** A minimal bare CFF font: glyphs 1..n named by SIDs, placed at the given codes by a format-0 encoding. */
+function tinyCff(glyphs: { sid: number; code: number }[], customStrings: string[] = []): Uint8Array {
+  const out: number[] = [1, 0, 4, 1];
+  const index = (items: number[][]) => {
+    out.push(items.length >> 8, items.length & 0xff);
+    if (!items.length) return;
+    out.push(1);
+    let off = 1;
+    out.push(off);
+    for (const it of items) out.push((off += it.length));
+    for (const it of items) out.push(...it);
+  };
+  index([[70]]); // Name INDEX: "F"
+  // Top DICT with fixed-size (int32) offsets patched below: charset (15), Encoding (16), CharStrings (17)
+  const top = [29, 0, 0, 0, 0, 15, 29, 0, 0, 0, 0, 16, 29, 0, 0, 0, 0, 17];
+  index([top]);
+  const topAt = out.length - top.length;
+  index(customStrings.map((s) => Array.from(s, (c) => c.charCodeAt(0))));
+  index([]); // Global Subr INDEX
+  const put32 = (at: number, v: number) => {
+    out[at] = (v >>> 24) & 0xff;
+    out[at + 1] = (v >>> 16) & 0xff;
+    out[at + 2] = (v >>> 8) & 0xff;
+    out[at + 3] = v & 0xff;
+  };
+  put32(topAt + 1, out.length);
+  out.push(0, ...glyphs.flatMap((g) => [g.sid >> 8, g.sid & 0xff])); // charset format 0
+  put32(topAt + 7, out.length);
+  out.push(0, glyphs.length, ...glyphs.map((g) => g.code)); // encoding format 0
+  put32(topAt + 13, out.length);
+  index(Array.from({ length: glyphs.length + 1 }, () => [14])); // CharStrings: endchar per glyph
+  return new Uint8Array(out);
+}
+
+test('embedded CFF (FontFile3) without /Encoding: its built-in encoding and charset name the glyphs', () => {
+  const sid = (name: string) => {
+    for (let i = 0; i < 391; i++) if (cffStandardString(i) === name) return i;
+    throw new Error(name);
+  };
+  const cff = tinyCff(
+    [
+      { sid: sid('A'), code: 0x0b },
+      { sid: sid('ffi'), code: 0x0c },
+      { sid: 391, code: 0x0d }, // first custom string: "alpha"
+      { sid: 392, code: 0x0e }, // "g17"
+    ],
+    ['alpha', 'g17'],
+  );
+  const names = cffEncoding(cff);
+  assert.ok(Array.isArray(names));
+  assert.equal(names[0x0b], 'A');
+  assert.equal(names[0x0d], 'alpha');
+  const font = d({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ABCDEF+CMMI10', FontDescriptor: { Flags: 4, FontFile3: new PdfStream(d({ Subtype: 'Type1C' }), cff, undefined) } });
+  assert.equal(loadFont(font, R).decoding, 'encoding');
+  // A, ffi (3), alpha, g17 (bad), 0x41 (not in the font's encoding: bad)
+  assert.deepEqual(pick(tally(font, hex('0b 0c 0d 0e 41'))), { chars: 7, bad: 2, spaceCodes: 0 });
+  // damaged programs are no encoding at all
+  assert.equal(cffEncoding(cff.slice(0, 20)), undefined);
+  assert.equal(cffEncoding(new Uint8Array([1, 0, 4, 1, 0, 1, 4, 0, 0, 0, 9])), undefined);
+});
+
 test('ToUnicode wins over the encoding; codes it lacks fall back to the encoding', () => {
   const tu = stream(`${cmapHead}1 begincodespacerange <00> <FF> endcodespacerange
 2 beginbfchar <41> <0058> <42> <FFFD> endbfchar
@@ -251,15 +312,23 @@ test('Type0 Identity-H with ToUnicode: bfrange array form, ligature target, surr
   assert.ok(close(t.width, 9));
 });
 
-test('Type0 Identity-H without ToUnicode: every code is one bad character; /ToUnicode /Identity-H is no map', () => {
+test('Type0 Identity-H without ToUnicode: every code is one bad character', () => {
   const font = type0('Identity-H', { CIDSystemInfo: { Registry: str('Adobe'), Ordering: str('Identity'), Supplement: 0 } });
   const f = loadFont(font, R);
   assert.equal(f.decoding, 'none');
   const t = tally(font, hex('0024 0003 0101 00'));
   assert.deepEqual(pick(t), { chars: 4, bad: 4, spaceCodes: 0 });
   assert.equal(t.glyphs, 4); // the dangling byte is one more code
+});
+
+test('/ToUnicode /Identity-H on a Type0 font reads codes as Unicode (as MuPDF does); on a simple font it is ignored', () => {
   const named = type0('Identity-H', {}, { ToUnicode: 'Identity-H' });
-  assert.equal(loadFont(named, R).decoding, 'none');
+  assert.equal(loadFont(named, R).decoding, 'tounicode');
+  // 'A', 'ł', a space, U+E000 (private use), code 0 (nothing)
+  assert.deepEqual(pick(tally(named, hex('0041 0142 0020 e000 0000'))), { chars: 4, bad: 2, spaceCodes: 0 });
+  const simple = d({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding', ToUnicode: 'Identity-H' });
+  assert.equal(loadFont(simple, R).decoding, 'encoding');
+  assert.deepEqual(pick(tally(simple, hex('41 80'))), { chars: 2, bad: 0, spaceCodes: 0 }); // 0x80 is the euro in WinAnsi
 });
 
 test('Type0 Identity-H with an Adobe collection decodes through it (predefined-cmap)', () => {
@@ -432,4 +501,33 @@ test('broken dictionaries never throw and give a best-effort font', () => {
   const t = newTally();
   f.tally(str('ab c'), t);
   assert.deepEqual(pick(t), { chars: 3, bad: 3, spaceCodes: 1 });
+});
+
+test('mutated CMaps, CFF programs and Type1 headers never throw and stay bounded', () => {
+  let seed = 7;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed % n;
+  };
+  const cmap = str(`${cmapHead}2 begincodespacerange <00> <80> <8140> <FFFF> endcodespacerange
+2 beginbfrange <0000> <00FF> <0041> <8140> <8150> [<0041> <D835DC00> <00660069>] endbfrange
+1 beginbfchar <41> <0042> endbfchar 1 begincidrange <8140> <9000> 633 endcidrange /Foo usecmap${cmapTail}`);
+  const cff = tinyCff([{ sid: 34, code: 65 }, { sid: 35, code: 66 }], ['x']);
+  const t1 = str('%!PS\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\ndup 65 /A put\nreadonly def\ncurrentfile eexec\n');
+  for (let round = 0; round < 100; round++) {
+    for (const base of [cmap, cff, t1]) {
+      const v = base.slice(0, base.length - rand(Math.min(base.length, 40)));
+      for (let k = 0; k < 6; k++) v[rand(v.length)] = rand(256);
+      const parsed = parseCMap(v);
+      assert.ok(!parsed.unicode || parsed.unicode.assigned <= MAX_MAPPED_CODES);
+      cffEncoding(v);
+      const font = d({ Subtype: 'Type1', FontDescriptor: { FontFile: new PdfStream(new PdfDict(), v, undefined) }, ToUnicode: new PdfStream(new PdfDict(), v, undefined) });
+      const t = newTally();
+      loadFont(font, R).tally(v.subarray(0, 32), t);
+      assert.ok(t.chars >= t.bad);
+      const t0 = type0(new PdfStream(new PdfDict(), v, undefined), {}, { ToUnicode: new PdfStream(new PdfDict(), v, undefined) });
+      loadFont(t0, R).tally(v.subarray(0, 32), t);
+      assert.ok(Number.isFinite(t.width));
+    }
+  }
 });

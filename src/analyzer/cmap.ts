@@ -120,6 +120,46 @@ export interface ParsedCMap {
   truncated: boolean;
 }
 
+const toUnicodeCache = new WeakMap<ParsedCMap, UnicodeMap | null>();
+
+/**
+ * The code → Unicode map a ToUnicode CMap defines. Besides bfchar/bfrange, MuPDF reads cidchar/cidrange entries of
+ * a ToUnicode stream as code → code point too (some producers write identity "cid" ranges there); explicit bf
+ * entries win where both define a code. null when the stream maps nothing.
+ */
+export function toUnicodeMap(parsed: ParsedCMap): UnicodeMap | null {
+  const hit = toUnicodeCache.get(parsed);
+  if (hit !== undefined) return hit;
+  let map = parsed.unicode;
+  const cids = parsed.cids;
+  if (cids && cids.size) {
+    const merged = new UnicodeMap();
+    if (map) {
+      merged.dense = map.dense.slice();
+      merged.sparse = map.sparse ? new Map(map.sparse) : null;
+      merged.assigned = map.assigned;
+    }
+    for (let k = 0; k < cids.size && merged.assigned < MAX_MAPPED_CODES; k++) {
+      const lo = cids.lo[k];
+      const hi = Math.min(cids.hi[k], lo + (MAX_MAPPED_CODES - merged.assigned) - 1);
+      const base = cids.cid[k];
+      for (let code = lo; code <= hi; code++) {
+        if (merged.get(code) >= 0) {
+          merged.assigned++;
+          continue;
+        }
+        const cp = base + (code - lo);
+        if (cp === 0) merged.assigned++;
+        else merged.set(code, classifyCodepoint(cp));
+      }
+    }
+    map = merged;
+  }
+  const out = map && map.assigned > 0 ? map : null;
+  toUnicodeCache.set(parsed, out);
+  return out;
+}
+
 /** Codes one map may assign in total (a full 2-byte plane four times over). */
 export const MAX_MAPPED_CODES = 1 << 18;
 /** cidrange/cidchar entries kept */

@@ -20,6 +20,7 @@ import {
   CodeClass,
   EncodingTable,
   classifyCodepoint,
+  cffStandardString,
   classifyGlyphName,
   latin1Encoding,
   namedEncoding,
@@ -27,7 +28,7 @@ import {
   symbolEncoding,
   zapfDingbatsEncoding,
 } from './encodings';
-import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, UnicodeMap, parseCMap, predefinedCMap } from './cmap';
+import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
 
 export interface TextTally {
   /** non-whitespace Unicode characters produced (a code mapping to "fi" counts 2; an unmappable code counts 1 and is bad) */
@@ -62,6 +63,8 @@ export function newTally(): TextTally {
 const CMAP_MAX_BYTES = 8 * 1024 * 1024;
 /** Bytes decoded at most from an embedded Type1 program: only its cleartext part (the encoding) is read. */
 const TYPE1_MAX_BYTES = 512 * 1024;
+/** Bytes decoded at most from an embedded CFF program (its encoding and charset sit before the glyph data). */
+const FONT_PROGRAM_MAX_BYTES = 4 * 1024 * 1024;
 /** Segments kept from a /W or /W2 array, and widths kept from its array forms. */
 const MAX_W_SEGMENTS = 1 << 16;
 const MAX_W_VALUES = 1 << 20;
@@ -125,12 +128,23 @@ function loadCMapStream(s: PdfStream, r: Resolver): ParsedCMap {
   return parsed;
 }
 
-/** A ToUnicode entry that maps something: a parsed stream with at least one code. Names (/Identity-H) are not maps. */
-function loadToUnicode(dict: PdfDict, r: Resolver): UnicodeMap | null {
+/** code → class (see encodings.ts), -1 for codes the map leaves out */
+interface UnicodeLookup {
+  get(code: number): number;
+}
+
+/**
+ * /ToUnicode /Identity-H: MuPDF reads the code as the Unicode value. Real files rely on it (producers that use
+ * Unicode values as CIDs), so it counts as a map here too; codes that are no characters still come out bad.
+ */
+const IDENTITY_UNICODE: UnicodeLookup = { get: (code) => (code === 0 ? -1 : classifyCodepoint(code)) };
+
+/** A ToUnicode entry that maps something: a parsed stream with at least one code, or (composite fonts) an Identity name. */
+function loadToUnicode(dict: PdfDict, r: Resolver, composite: boolean): UnicodeLookup | null {
   const v = r.resolve(dict.get('ToUnicode'));
+  if (composite && (v === 'Identity-H' || v === 'Identity-V')) return IDENTITY_UNICODE;
   if (!(v instanceof PdfStream)) return null;
-  const parsed = loadCMapStream(v, r);
-  return parsed.unicode && parsed.unicode.assigned > 0 ? parsed.unicode : null;
+  return toUnicodeMap(loadCMapStream(v, r));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -238,20 +252,23 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   const embeddedTrueType =
     fontFile2 instanceof PdfStream || (fontFile3 instanceof PdfStream && (subtype === 'TrueType' || getName(r, fontFile3.dict, 'Subtype') === 'OpenType'));
 
-  // the font's own encoding, used when /Encoding is absent or gives no /BaseEncoding
+  const enc = r.resolve(dict.get('Encoding'));
+  const named = typeof enc === 'string' ? namedEncoding(enc) : undefined;
+
+  // the font's own encoding, used when /Encoding is absent or gives no /BaseEncoding (so only read then)
   let builtin: EncodingTable | null;
   let builtinNames: (string | undefined)[] | null = null;
   if (isType3) builtin = null;
   else if (embeddedTrueType) builtin = latin1Encoding();
   else {
     builtin = std ? std14Encoding(std.family) : standardEncoding();
-    if (fontFile instanceof PdfStream) {
-      const own = type1Encoding(fontFile, r);
-      if (own === 'standard') builtin = standardEncoding();
-      else if (own) {
-        builtin = null;
-        builtinNames = own;
-      }
+    let own: 'standard' | (string | undefined)[] | undefined;
+    if (!named && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r);
+    else if (!named && fontFile3 instanceof PdfStream) own = cffEncoding(r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES).data);
+    if (own === 'standard') builtin = standardEncoding();
+    else if (own) {
+      builtin = null;
+      builtinNames = own;
     }
   }
   const dingbats = std?.family === 'ZapfDingbats';
@@ -260,8 +277,6 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   let base: EncodingTable | null = builtin;
   let baseNames = builtinNames;
   let differences: (string | undefined)[] | null = null;
-  const enc = r.resolve(dict.get('Encoding'));
-  const named = typeof enc === 'string' ? namedEncoding(enc) : undefined;
   if (named) {
     base = named;
     baseNames = null;
@@ -279,7 +294,7 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   else if (std && !embeddedTrueType && !builtinNames) decoding = 'standard14';
   else decoding = 'encoding';
 
-  const toUnicode = loadToUnicode(dict, r);
+  const toUnicode = loadToUnicode(dict, r, false);
   if (toUnicode) decoding = 'tounicode';
 
   const chars = new Uint8Array(256);
@@ -368,11 +383,11 @@ function simpleWidths(dict: PdfDict, r: Resolver, desc: PdfDict | undefined, isT
  * The encoding in the cleartext part of an embedded Type1 program: 'standard' for `/Encoding StandardEncoding def`,
  * or the names its `dup <code> /<name> put` entries give. undefined when there is none to read.
  */
-function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string | undefined)[] | undefined {
-  const dec = r.decodeStream(s, TYPE1_MAX_BYTES);
-  const d = dec.data;
-  let end = d.length;
+export function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string | undefined)[] | undefined {
   const len1 = s.dict.get('Length1');
+  const cap = isNumber(len1) && len1 > 0 ? Math.min(len1 + 64, TYPE1_MAX_BYTES) : TYPE1_MAX_BYTES;
+  const d = r.decodeStream(s, cap).data;
+  let end = d.length;
   if (isNumber(len1) && len1 > 0 && len1 < end) end = len1;
   const eexec = indexOf(d, 'eexec', 0, end);
   if (eexec >= 0) end = eexec;
@@ -406,6 +421,147 @@ function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string | undefi
     prev1 = tok;
   }
   return found > 0 ? names : undefined;
+}
+
+/**
+ * The built-in encoding of a bare CFF program (FontFile3 /Type1C), as glyph names per code: 'standard' when the
+ * font uses the standard encoding, undefined when it cannot be read (CID-keyed, expert encodings, damage).
+ * TeX fonts embedded this way (CMMI, CMSY…) place their glyphs at codes no PDF encoding names.
+ */
+export function cffEncoding(d: Uint8Array): 'standard' | (string | undefined)[] | undefined {
+  try {
+    return readCff(d);
+  } catch {
+    return undefined;
+  }
+}
+
+function readCff(d: Uint8Array): 'standard' | (string | undefined)[] | undefined {
+  const n = d.length;
+  if (n < 4 || d[0] !== 1) return undefined;
+  const card16 = (p: number) => (p + 1 < n ? (d[p] << 8) | d[p + 1] : -1);
+  /** INDEX at p: its count, offset size and where its offsets and data begin; next = the byte after it */
+  const index = (p: number) => {
+    const count = card16(p);
+    if (count < 0) return undefined;
+    if (count === 0) return { count, offSize: 0, offsets: p + 2, data: p + 2, next: p + 2 };
+    const offSize = d[p + 2];
+    if (offSize < 1 || offSize > 4) return undefined;
+    const offsets = p + 3;
+    const data = offsets + (count + 1) * offSize - 1;
+    const ix = { count, offSize, offsets, data, next: 0 };
+    ix.next = data + offsetAt(ix, count);
+    return ix.next <= n ? ix : undefined;
+  };
+  const offsetAt = (ix: { offSize: number; offsets: number }, k: number) => {
+    let v = 0;
+    const at = ix.offsets + k * ix.offSize;
+    for (let i = 0; i < ix.offSize; i++) v = v * 256 + (d[at + i] ?? 0);
+    return v;
+  };
+  const names = index(d[2]);
+  if (!names) return undefined;
+  const tops = index(names.next);
+  if (!tops || tops.count < 1) return undefined;
+  const strings = index(tops.next);
+  if (!strings) return undefined;
+
+  // Top DICT of the first font: charset (15), Encoding (16), CharStrings (17); ROS (12 30) means CID-keyed
+  let charset = 0;
+  let encoding = 0;
+  let charStrings = -1;
+  const ops: number[] = [];
+  let p = tops.data + offsetAt(tops, 0);
+  const end = Math.min(n, tops.data + offsetAt(tops, 1));
+  while (p < end) {
+    const b = d[p];
+    if (b <= 21) {
+      let op = b;
+      p++;
+      if (b === 12) op = 1200 + d[p++];
+      if (op === 1230) return undefined;
+      const v = ops.length ? ops[ops.length - 1] : 0;
+      if (op === 15) charset = v;
+      else if (op === 16) encoding = v;
+      else if (op === 17) charStrings = v;
+      ops.length = 0;
+    } else if (b === 28) {
+      ops.push(((d[p + 1] << 24) >> 16) | d[p + 2]);
+      p += 3;
+    } else if (b === 29) {
+      ops.push((d[p + 1] << 24) | (d[p + 2] << 16) | (d[p + 3] << 8) | d[p + 4]);
+      p += 5;
+    } else if (b === 30) {
+      // a real: nibbles up to an 0xf terminator; never an offset, so its value does not matter here
+      p++;
+      while (p < end && (d[p] & 0x0f) !== 0x0f && (d[p] & 0xf0) !== 0xf0) p++;
+      p++;
+      ops.push(0);
+    } else if (b >= 32 && b <= 246) {
+      ops.push(b - 139);
+      p++;
+    } else if (b >= 247 && b <= 250) {
+      ops.push((b - 247) * 256 + d[p + 1] + 108);
+      p += 2;
+    } else if (b >= 251 && b <= 254) {
+      ops.push(-(b - 251) * 256 - d[p + 1] - 108);
+      p += 2;
+    } else p++;
+    if (ops.length > 48) ops.length = 0;
+  }
+  if (encoding === 0) return 'standard';
+  if (encoding === 1 || encoding < 0 || encoding >= n || charStrings <= 0) return undefined;
+  const glyphs = index(charStrings);
+  const nGlyphs = glyphs ? Math.min(glyphs.count, 65536) : 0;
+  if (nGlyphs < 2) return undefined;
+
+  const sidName = (sid: number): string | undefined => {
+    if (sid < 391) return cffStandardString(sid);
+    const k = sid - 391;
+    if (k >= strings.count) return undefined;
+    const from = strings.data + offsetAt(strings, k);
+    const to = Math.min(strings.data + offsetAt(strings, k + 1), from + 64, n);
+    return latin1(d, from, to);
+  };
+  // glyph → SID from the charset: 0 is ISOAdobe (GID = SID); 1 and 2 (expert sets) are not read
+  const gidSid = new Int32Array(nGlyphs).fill(-1);
+  if (charset === 0) for (let g = 0; g < nGlyphs && g <= 228; g++) gidSid[g] = g;
+  else if (charset > 2 && charset < n) {
+    const format = d[charset];
+    let q = charset + 1;
+    let g = 1;
+    if (format === 0) {
+      for (; g < nGlyphs && q + 1 < n; g++, q += 2) gidSid[g] = card16(q);
+    } else if (format === 1 || format === 2) {
+      while (g < nGlyphs && q + 2 < n) {
+        const first = card16(q);
+        const left = format === 1 ? d[q + 2] : card16(q + 2);
+        q += format === 1 ? 3 : 4;
+        for (let k = 0; k <= left && g < nGlyphs; k++) gidSid[g++] = first + k;
+      }
+    } else return undefined;
+  } else return undefined;
+
+  const out = new Array<string | undefined>(256);
+  const format = d[encoding] & 0x7f;
+  let q = encoding + 1;
+  if (format === 0) {
+    const nCodes = d[q++];
+    for (let g = 1; g <= nCodes && q < n; g++, q++) if (g < nGlyphs && gidSid[g] >= 0) out[d[q]] = sidName(gidSid[g]);
+  } else if (format === 1) {
+    const nRanges = d[q++];
+    let g = 1;
+    for (let k = 0; k < nRanges && q + 1 < n; k++, q += 2) {
+      const first = d[q];
+      const left = d[q + 1];
+      for (let c = first; c <= first + left && c < 256; c++, g++) if (g < nGlyphs && gidSid[g] >= 0) out[c] = sidName(gidSid[g]);
+    }
+  } else return undefined;
+  if (d[encoding] & 0x80) {
+    const nSups = d[q++];
+    for (let k = 0; k < nSups && q + 2 < n; k++, q += 3) out[d[q]] = sidName(card16(q + 1));
+  }
+  return out;
 }
 
 function isSpace(c: number): boolean {
@@ -554,7 +710,7 @@ class CompositeFont implements LoadedFont {
   /** Identity-like: every pair of bytes is a code */
   private fixed2 = false;
 
-  toUnicode: UnicodeMap | null = null;
+  toUnicode: UnicodeLookup | null = null;
   cidMaps: CidMap[] = [];
   predefined: PredefinedCMap | undefined;
   mode = MODE_NONE;
@@ -619,7 +775,7 @@ class CompositeFont implements LoadedFont {
       }
       if (i < n) {
         // a dangling odd byte reads as code 0, as in MuPDF
-        const cls = this.lookup(0, 1);
+        const cls = this.single(0);
         chars += cls & 0xff;
         bad += (cls >>> 8) & 0xff;
         glyphs++;
@@ -643,15 +799,12 @@ class CompositeFont implements LoadedFont {
         let cls: number;
         if (len === 0) {
           // outside every codespace range: MuPDF takes one byte as code 0 (which most CMaps leave unmapped)
-          cls = this.lookup(0, 1);
+          cls = this.single(0);
           w += this.lastWidth;
           len = 1;
         } else if (len === 1) {
-          cls = this.cls1[code];
-          if (cls < 0) {
-            cls = this.lookup(code, 1);
-            w += this.lastWidth;
-          } else w += this.w1[code];
+          cls = this.single(code);
+          w += this.lastWidth;
           if (code === 32) sp++;
         } else if (len === 2) {
           const page = this.clsPages[code >> 8];
@@ -661,8 +814,14 @@ class CompositeFont implements LoadedFont {
             w += this.lastWidth;
           } else w += this.wPages[code >> 8]![code & 0xff];
         } else {
-          cls = this.lookup(code, len);
-          w += this.lastWidth;
+          const cached = this.bigCls.get(code);
+          if (cached !== undefined) {
+            cls = cached;
+            w += this.bigW.get(code)!;
+          } else {
+            cls = this.lookup(code, len);
+            w += this.lastWidth;
+          }
         }
         chars += cls & 0xff;
         bad += (cls >>> 8) & 0xff;
@@ -675,6 +834,14 @@ class CompositeFont implements LoadedFont {
     out.glyphs += glyphs;
     out.spaceCodes += sp;
     out.width += w;
+  }
+
+  /** class of a one-byte code; its advance goes to lastWidth */
+  private single(code: number): number {
+    const cls = this.cls1[code];
+    if (cls < 0) return this.lookup(code, 1);
+    this.lastWidth = this.w1[code];
+    return cls;
   }
 
   /** length (2–4) of the multi-byte code starting at i, or 0 */
@@ -872,7 +1039,7 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
       font.ordering = coll;
     }
   }
-  font.toUnicode = loadToUnicode(dict, r);
+  font.toUnicode = loadToUnicode(dict, r, true);
   if (!font.toUnicode && r.resolve(dict.get('ToUnicode')) instanceof PdfStream) {
     // MuPDF consults the collection only when there is no ToUnicode stream at all: an empty or unreadable one
     // leaves every code undecoded
