@@ -401,6 +401,18 @@ test('embedded CMap with a mixed 1/2-byte codespace splits codes and maps CIDs f
   assert.equal(skipped.width, 0);
 });
 
+test('an embedded CMap built on Identity-H (usecmap) passes codes it does not define through', () => {
+  const enc = stream(`${cmapHead}/Identity-H usecmap
+1 begincidrange <0100> <01FF> 5000 endcidrange${cmapTail}`);
+  const font = type0(enc, { DW: 1000, W: [5000, [250], 66, [700]] });
+  const f = loadFont(font, R);
+  assert.equal(f.decoding, 'none');
+  const t = tally(font, hex('0100 0042'));
+  assert.equal(t.glyphs, 2);
+  assert.deepEqual(pick(t), { chars: 2, bad: 2, spaceCodes: 0 });
+  assert.ok(close(t.width, 0.25 + 0.7), `${t.width}`); // CID 5000, and 0x42 = CID 66
+});
+
 test('predefined 90ms-RKSJ-H: one- and two-byte codes split by the Shift-JIS codespace', () => {
   const font = type0('90ms-RKSJ-H', { CIDSystemInfo: { Registry: str('Adobe'), Ordering: str('Japan1'), Supplement: 2 }, DW: 1000 });
   const f = loadFont(font, R);

@@ -6,10 +6,17 @@
  * characters, width per code); a composite (Type0) font keeps its codespace and fills per-code tables lazily,
  * in pages of 256 codes, the first time a code is shown. `tally` then only indexes arrays.
  *
- * The decoding rules follow what MuPDF's text extraction yields, since the reference labels come from it:
- * ToUnicode first (codes it lacks fall back to the encoding), then the font's encoding, then the standard-14
- * built-in encodings; Type0 fonts with a predefined CJK CMap or an Adobe character collection decode through
- * the collection; Identity-encoded fonts without ToUnicode do not decode.
+ * The decoding rules follow what MuPDF's text extraction yields, since the reference labels come from it
+ * (checked code by code against mupdf.js on synthetic fonts and page by page on the corpus):
+ * - simple fonts: ToUnicode first, codes it lacks fall back to the encoding: /Encoding (name, or /BaseEncoding
+ *   + /Differences), else the font's built-in one (standard-14 tables, the cleartext encoding of an embedded
+ *   Type1 program, the encoding and charset of an embedded CFF program, Latin-1 codes for embedded TrueType),
+ *   else StandardEncoding;
+ * - Type0 fonts: a ToUnicode map alone decides when there is one (codes it lacks are bad); otherwise a
+ *   predefined CJK CMap or an Adobe character collection (Identity + /CIDSystemInfo Adobe-Japan1…) decodes;
+ *   Identity without either does not decode. Codes the encoding CMap leaves unmapped are skipped, as MuPDF does.
+ * Deliberate differences from MuPDF: code 32 of a simple font whose glyph says nothing stays a space, and
+ * ZapfDingbats codes decode as dingbats (MuPDF turns their a1…a191 names into arbitrary ASCII).
  */
 import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
@@ -254,6 +261,9 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
 
   const enc = r.resolve(dict.get('Encoding'));
   const named = typeof enc === 'string' ? namedEncoding(enc) : undefined;
+  const baseName = enc instanceof PdfDict ? getName(r, enc, 'BaseEncoding') : undefined;
+  const baseTable = baseName ? namedEncoding(baseName) : undefined;
+  const needBuiltin = !named && !baseTable;
 
   // the font's own encoding, used when /Encoding is absent or gives no /BaseEncoding (so only read then)
   let builtin: EncodingTable | null;
@@ -263,8 +273,8 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   else {
     builtin = std ? std14Encoding(std.family) : standardEncoding();
     let own: 'standard' | (string | undefined)[] | undefined;
-    if (!named && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r);
-    else if (!named && fontFile3 instanceof PdfStream) own = cffEncoding(r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES).data);
+    if (needBuiltin && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r);
+    else if (needBuiltin && fontFile3 instanceof PdfStream) own = cffEncoding(r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES).data);
     if (own === 'standard') builtin = standardEncoding();
     else if (own) {
       builtin = null;
@@ -282,8 +292,6 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
     baseNames = null;
     decoding = 'encoding';
   } else if (enc instanceof PdfDict) {
-    const baseName = getName(r, enc, 'BaseEncoding');
-    const baseTable = baseName ? namedEncoding(baseName) : undefined;
     if (baseTable) {
       base = baseTable;
       baseNames = null;
@@ -715,8 +723,8 @@ class CompositeFont implements LoadedFont {
   predefined: PredefinedCMap | undefined;
   mode = MODE_NONE;
   ordering = '';
-  /** code = CID (Identity, or an embedded CMap without CID entries) */
-  identityCids = true;
+  /** codes no CID map defines are their own CID (Identity, usecmap Identity, or an embedded CMap without CID entries) */
+  identityFallback = true;
   widths!: WidthTable;
   /** default advance in text space units */
   dw = 1;
@@ -894,8 +902,8 @@ class CompositeFont implements LoadedFont {
 
   /** whether the encoding CMap maps the code to a CID at all (for predefined CMaps: the codes they are known to map) */
   private isMapped(code: number, len: number): boolean {
-    if (this.identityCids) return true;
     for (const m of this.cidMaps) if (m.lookup(code) >= 0) return true;
+    if (this.identityFallback) return true;
     const p = this.predefined;
     if (!p || p.kind === 'identity') return false;
     if (p.kind === 'legacy' || p.kind === 'single') {
@@ -910,8 +918,7 @@ class CompositeFont implements LoadedFont {
       const cid = m.lookup(code);
       if (cid >= 0) return cid;
     }
-    if (this.identityCids) return code;
-    return this.cidMaps.length ? 0 : -1;
+    return this.identityFallback ? code : -1;
   }
 
   private fallbackClass(code: number, len: number): CodeClass {
@@ -1002,8 +1009,9 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
   font.setCodespace(codespace);
   font.vertical = vertical;
   font.predefined = predefined;
-  // an embedded CMap without CID entries of its own passes codes through; with them, CIDs come from it
-  font.identityCids = font.cidMaps.length === 0 && (!predefined || predefined.kind === 'identity');
+  // an embedded CMap without CID entries of its own passes codes through; with them, codes it leaves out are
+  // unmapped unless it builds on Identity
+  font.identityFallback = predefined ? predefined.kind === 'identity' : font.cidMaps.length === 0;
 
   // the descendant CIDFont: widths and character collection
   let cidFont: PdfDict | undefined;
