@@ -42,7 +42,7 @@ if (!quiet) {
       const l = d.label;
       const o = d.ours;
       console.log(
-        `  p${d.page}: label ${l ? `${l.route}/${l.why} vis=${l.visibleChars} inv=${l.invisibleChars} hid=${l.hiddenUnderImage} bad=${l.badChars} cov=${l.imageCoverage.toFixed(3)} img=${l.images} draw=${l.drawings}` : '-'}\n` +
+        `  p${d.page}: label ${l ? `${l.route}/${l.why} vis=${l.visibleChars} inv=${l.invisibleChars} hid=${l.hiddenUnderImage} bad=${l.badChars} cov=${(l.imageCoverage ?? 0).toFixed(3)} img=${l.images} draw=${l.drawings}` : '-'}\n` +
           `       ours  ${o ? `${o.route}/${o.reasons.join('+')} vis=${o.evidence.visibleChars} inv=${o.evidence.invisibleChars} hid=${o.evidence.hiddenUnderImage} bad=${o.evidence.badChars} cov=${o.evidence.imageCoverage.toFixed(3)} img=${o.evidence.imageCount} vec=${o.evidence.vectorOps}` : '-'}`,
       );
     }

@@ -67,10 +67,14 @@ interface GState {
   render: number;
   fillAlpha: number;
   softMask: boolean;
+  /** page-space bounds of the current clipping path; null = not clipped */
+  clip: Rect | null;
+  /** the fill colour is a shading pattern (paints like an image where the path is filled) */
+  fillShading: PdfDict | null;
 }
 
 function cloneState(g: GState): GState {
-  return { ...g, ctm: g.ctm.slice() as Matrix };
+  return { ...g, ctm: g.ctm.slice() as Matrix, clip: g.clip ? (g.clip.slice() as Rect) : null };
 }
 
 /** A run of visible text placed on the page, kept so a later opaque image can hide it. */
@@ -110,6 +114,9 @@ class PageScanner {
   private readonly notes: string[] = [];
   private readonly activeForms = new Set<PdfStream>();
   private fromAnnotation = false;
+  private missingFontNoted = false;
+  /** clip inherited by a form from the state that painted it */
+  private formClip: Rect | null = null;
   private readonly tally: TextTally = { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
 
   constructor(
@@ -210,6 +217,34 @@ class PageScanner {
       render: 0,
       fillAlpha: 1,
       softMask: false,
+      clip: this.formClip,
+      fillShading: null,
+    };
+    // Current path bounds in page space, and a pending clip (W/W*) applied at the next painting operator.
+    let px0 = Infinity;
+    let py0 = Infinity;
+    let px1 = -Infinity;
+    let py1 = -Infinity;
+    let pendingClip = false;
+    const addPoint = (x: number, y: number) => {
+      const m = g.ctm;
+      const dx = m[0] * x + m[2] * y + m[4];
+      const dy = m[1] * x + m[3] * y + m[5];
+      if (dx < px0) px0 = dx;
+      if (dx > px1) px1 = dx;
+      if (dy < py0) py0 = dy;
+      if (dy > py1) py1 = dy;
+    };
+    const endPath = (fill: boolean) => {
+      const has = px1 >= px0 && py1 >= py0;
+      if (fill && g.fillShading && has) this.addShading([px0, py0, px1, py1], g);
+      if (pendingClip) {
+        const r: Rect = has ? [px0, py0, px1, py1] : [0, 0, 0, 0];
+        g.clip = g.clip ? (clipRect(g.clip, r) ?? [0, 0, 0, 0]) : r;
+        pendingClip = false;
+      }
+      px0 = py0 = Infinity;
+      px1 = py1 = -Infinity;
     };
     const stack: GState[] = [];
     let tm: Matrix = [1, 0, 0, 1, 0, 0];
@@ -329,8 +364,41 @@ class PageScanner {
           }
           break;
         // painting
+        case 'm':
+        case 'l':
+          if (n >= 2 && isNumber(ops[n - 2]) && isNumber(ops[n - 1])) addPoint(ops[n - 2] as number, ops[n - 1] as number);
+          break;
+        case 'c':
+          if (n >= 6 && allNumbers(ops, n - 6, n)) for (let k = n - 6; k < n; k += 2) addPoint(ops[k] as number, ops[k + 1] as number);
+          break;
+        case 'v':
+        case 'y':
+          if (n >= 4 && allNumbers(ops, n - 4, n)) for (let k = n - 4; k < n; k += 2) addPoint(ops[k] as number, ops[k + 1] as number);
+          break;
+        case 're':
+          if (n >= 4 && allNumbers(ops, n - 4, n)) {
+            const x = ops[n - 4] as number;
+            const y = ops[n - 3] as number;
+            const w = ops[n - 2] as number;
+            const h = ops[n - 1] as number;
+            addPoint(x, y);
+            addPoint(x + w, y);
+            addPoint(x, y + h);
+            addPoint(x + w, y + h);
+          }
+          break;
+        case 'W':
+        case 'W*':
+          pendingClip = true;
+          break;
+        case 'n':
+          endPath(false);
+          break;
         case 'S':
         case 's':
+          this.vectorOps++;
+          endPath(false);
+          break;
         case 'f':
         case 'F':
         case 'f*':
@@ -338,8 +406,29 @@ class PageScanner {
         case 'B*':
         case 'b':
         case 'b*':
+          this.vectorOps++;
+          endPath(true);
+          break;
         case 'sh':
           this.vectorOps++;
+          if (n >= 1 && typeof ops[n - 1] === 'string') {
+            const sd = this.r.resolve(this.subDict(resources, 'Shading')?.get(ops[n - 1] as string));
+            const shd = sd instanceof PdfStream ? sd.dict : sd;
+            if (shd instanceof PdfDict) this.addShading(g.clip ?? this.visible, g, shd);
+          }
+          break;
+        // fill colour: only whether it is a shading pattern matters
+        case 'cs':
+          g.fillShading = null;
+          break;
+        case 'scn':
+          g.fillShading = n >= 1 && typeof ops[n - 1] === 'string' ? this.shadingPattern(resources, ops[n - 1] as string) : null;
+          break;
+        case 'g':
+        case 'rg':
+        case 'k':
+        case 'sc':
+          g.fillShading = null;
           break;
         // images and forms
         case 'Do':
@@ -407,13 +496,16 @@ class PageScanner {
         t.width = 0;
         if (font) font.tally(it, t);
         else {
-          // No usable font: count bytes as characters of unknown decoding.
+          // Tf named no usable font: viewers (MuPDF, pdf.js) substitute a default font and decode the bytes with a
+          // standard encoding, so the characters count as readable; the page's notes say the font is missing.
+          if (!this.missingFontNoted) {
+            this.missingFontNoted = true;
+            this.notes.push(`text drawn with a font that is not in the resources (${g.fontName || 'none set'}): read with a substitute`);
+          }
           for (let i = 0; i < it.length; i++) {
             t.glyphs++;
-            if (!isWhite(it[i])) {
-              t.chars++;
-              t.bad++;
-            } else if (it[i] === 32) t.spaceCodes++;
+            if (!isWhite(it[i])) t.chars++;
+            else if (it[i] === 32) t.spaceCodes++;
           }
           t.width = it.length * 0.5;
         }
@@ -503,12 +595,12 @@ class PageScanner {
     if (subtype === 'Image') {
       this.addImage(g, xo.dict, 'xobject');
     } else if (subtype === 'Form') {
-      this.runForm(xo, g.ctm, resources, depth);
+      this.runForm(xo, g.ctm, resources, depth, g.clip);
     }
   }
 
   /** Runs a form XObject (or an annotation appearance) with the given CTM already including its placement. */
-  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, placed?: Matrix): void {
+  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, clip: Rect | null, placed?: Matrix): void {
     if (depth + 1 > this.opt.maxFormDepth) {
       this.faults.add('form-depth-exceeded');
       return;
@@ -522,11 +614,48 @@ class PageScanner {
     const resV = this.r.resolve(form.dict.get('Resources'));
     const res = resV instanceof PdfDict ? resV : parentRes;
     this.activeForms.add(form);
+    const savedClip = this.formClip;
+    // A form paints only inside its /BBox.
+    const bb = numberArray(this.r, form.dict.get('BBox'));
+    if (bb && bb.length >= 4) {
+      const br = transformRect(m, Math.min(bb[0], bb[2]), Math.min(bb[1], bb[3]), Math.max(bb[0], bb[2]), Math.max(bb[1], bb[3]));
+      clip = clip ? (clipRect(clip, br) ?? [0, 0, 0, 0]) : br;
+    }
+    this.formClip = clip;
     try {
       this.execute(this.decode(form), res, m, depth + 1);
     } finally {
       this.activeForms.delete(form);
+      this.formClip = savedClip;
     }
+  }
+
+  /** A shading pattern named `name` in the resources, or null (tiling patterns and colours are not images). */
+  private shadingPattern(resources: PdfDict | undefined, name: string): PdfDict | null {
+    const pv = this.r.resolve(this.subDict(resources, 'Pattern')?.get(name));
+    const pd = pv instanceof PdfStream ? pv.dict : pv;
+    if (!(pd instanceof PdfDict) || this.r.resolve(pd.get('PatternType')) !== 2) return null;
+    const sh = this.r.resolve(pd.get('Shading'));
+    const shd = sh instanceof PdfStream ? sh.dict : sh;
+    return shd instanceof PdfDict ? shd : null;
+  }
+
+  /**
+   * A smooth shading paints pixels over `area` (the filled path, or the clip for `sh`), as MuPDF's text device records
+   * it: an image block. Shadings are counted as image area so that a page painted only with them is not called blank.
+   */
+  private addShading(areaRect: Rect, g: GState, shading?: PdfDict): void {
+    let r: Rect | undefined = g.clip ? clipRect(areaRect, g.clip) : areaRect;
+    if (r && shading) {
+      const bb = numberArray(this.r, shading.get('BBox'));
+      if (bb && bb.length >= 4) r = clipRect(r, transformRect(g.ctm, Math.min(bb[0], bb[2]), Math.min(bb[1], bb[3]), Math.max(bb[0], bb[2]), Math.max(bb[1], bb[3])));
+    }
+    if (r) r = clipRect(r, this.visible);
+    if (!r) return;
+    const va = area(this.visible);
+    const box: ImageBox = { rect: r, share: va > 0 ? area(r) / va : 0, kind: 'shading' };
+    if (this.fromAnnotation) box.fromAnnotation = true;
+    if (this.images.length < 10_000) this.images.push(box);
   }
 
   private addImage(g: GState, dict: PdfDict, kind: 'xobject' | 'inline'): void {
@@ -646,7 +775,7 @@ class PageScanner {
       if (!placement) continue;
       this.fromAnnotation = true;
       try {
-        this.runForm(n, IDENTITY.slice() as Matrix, this.page.resources, 0, placement);
+        this.runForm(n, IDENTITY.slice() as Matrix, this.page.resources, 0, null, placement);
       } catch (e) {
         if (e instanceof LimitHit) throw e;
         this.notes.push('an annotation appearance could not be interpreted');

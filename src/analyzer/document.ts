@@ -206,7 +206,17 @@ function pagesByScan(xref: XRef, options: AnalyzerOptions): PageNode[] {
     const v = xref.fetch(new Ref(num, 0));
     const d = v instanceof PdfStream ? undefined : v;
     if (d instanceof PdfDict && xref.resolve(d.get('Type')) === 'Page') {
-      out.push(makePage(xref, d, new Ref(num, 0), { resources: d.get('Resources'), mediaBox: d.get('MediaBox'), cropBox: d.get('CropBox'), rotate: d.get('Rotate') }));
+      // Inherited attributes still come from the /Parent chain, even when the tree can't be walked from the root.
+      const inh: Inherited = { resources: d.get('Resources'), mediaBox: d.get('MediaBox'), cropBox: d.get('CropBox'), rotate: d.get('Rotate') };
+      let parent = xref.resolve(d.get('Parent'));
+      for (let depth = 0; parent instanceof PdfDict && depth < options.maxPageTreeDepth; depth++) {
+        inh.resources ??= parent.get('Resources');
+        inh.mediaBox ??= parent.get('MediaBox');
+        inh.cropBox ??= parent.get('CropBox');
+        inh.rotate ??= parent.get('Rotate');
+        parent = xref.resolve(parent.get('Parent'));
+      }
+      out.push(makePage(xref, d, new Ref(num, 0), inh));
     }
   }
   return out;

@@ -36,8 +36,8 @@ export interface ImageBox {
   rect: Rect;
   /** the image's own area (of its quad, clipped) as a share of the visible page area */
   share: number;
-  /** 'xobject' (Do), 'inline' (BI … EI) */
-  kind: 'xobject' | 'inline';
+  /** 'xobject' (Do), 'inline' (BI … EI), 'shading' (a smooth shading: `sh` or a shading-pattern fill, which MuPDF and renderers rasterise like an image) */
+  kind: 'xobject' | 'inline' | 'shading';
   /** pixel size when known */
   width?: number;
   height?: number;
