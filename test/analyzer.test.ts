@@ -354,11 +354,13 @@ describe('invisible and hidden text', () => {
     near(p.evidence.imageCoverage, 1, 0.01, 'imageCoverage');
   });
 
-  test('20 text outside the visible box is invisible, never text', () => {
+  // The text is in the file (a text extractor returns it) but nothing of it is seen: route `text` with the reason
+  // `invisible-text-only` (the corpus rule 6: "some characters"), never a text layer, an OCR layer or OCR.
+  test('20 text outside the visible box is invisible: invisible-text-only, never a text layer', () => {
     const rep = analyze('20-text-outside-crop.pdf');
     for (const p of rep.pages) {
-      assert.notEqual(p.route, 'text', describePage(p));
-      assert.notEqual(p.route, 'ocr-layer', describePage(p));
+      expectRoute(p, 'text', 'invisible-text-only');
+      assert.ok(!p.reasons.includes('text-layer'), describePage(p));
       assert.equal(p.evidence.visibleChars, 0, describePage(p));
       assert.equal(p.evidence.invisibleChars, PARAGRAPH_CHARS, describePage(p));
     }

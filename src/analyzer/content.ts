@@ -478,6 +478,8 @@ class PageScanner {
   /** Shows strings (and TJ adjustments), advancing `tm` in place, and books the characters as visible or invisible. */
   private showText(g: GState, tm: Matrix, items: PdfValue[]): void {
     const font = g.font;
+    // Text shown before any Tf has no font at all: viewers skip it (MuPDF: "cannot draw text since font and size not set").
+    if (!font && g.fontName === '') return;
     const t = this.tally;
     const fs = g.fontSize;
     const th = g.hScale;
@@ -538,7 +540,7 @@ class PageScanner {
       }
       fe.chars += chars;
     }
-    if (chars === 0) return;
+    if (chars === 0 && !g.fillShading) return;
     const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
     if (invisibleMode) {
       this.invisibleChars += chars;
@@ -550,10 +552,15 @@ class PageScanner {
     const dy = tm[5] - y0;
     // start and end points in text space relative to the end matrix: end is (0,0), start is (-dx,-dy) in tm's frame
     const rect = this.runRect(m, tm, dx, dy, fs, g.rise, vertical);
-    if (!rect || !clipRect(rect, this.visible)) {
+    const v = this.visible;
+    if (!rect || rect[2] < v[0] || rect[0] > v[2] || rect[3] < v[1] || rect[1] > v[3]) {
       this.invisibleChars += chars;
       return;
     }
+    // Glyphs filled with a smooth shading paint a gradient through their outlines: image-like area, as MuPDF records it.
+    const fills = g.render === 0 || g.render === 2 || g.render === 4 || g.render === 6;
+    if (g.fillShading && fills) this.addShading(rect, g, g.fillShading);
+    if (chars === 0) return;
     this.visibleChars += chars;
     this.badChars += bad;
     if (this.runs.length < 200_000) this.runs.push({ rect, chars, bad, hidden: false });
@@ -751,6 +758,19 @@ class PageScanner {
 
   // ---- annotations -------------------------------------------------------------------------------------------------
 
+  /**
+   * A FreeText annotation without an appearance stream still shows its /Contents: viewers (MuPDF, Acrobat) build the
+   * appearance from /DA. Its characters count, invisibly when the annotation is fully transparent (/CA 0).
+   */
+  private freeTextWithoutAppearance(a: PdfDict): void {
+    const contents = this.r.resolve(a.get('Contents'));
+    if (!(contents instanceof Uint8Array)) return;
+    const n = countTextChars(contents.subarray(0, 65536));
+    const ca = this.r.resolve(a.get('CA'));
+    if (isNumber(ca) && ca === 0) this.invisibleChars += n;
+    else this.visibleChars += n;
+  }
+
   private paintAnnotations(): void {
     const annots = this.r.resolve(this.page.dict.get('Annots'));
     if (!Array.isArray(annots)) return;
@@ -762,7 +782,10 @@ class PageScanner {
       const subtype = this.r.resolve(a.get('Subtype'));
       if (subtype === 'Popup') continue;
       const ap = this.r.resolve(a.get('AP'));
-      if (!(ap instanceof PdfDict)) continue;
+      if (!(ap instanceof PdfDict)) {
+        if (subtype === 'FreeText') this.freeTextWithoutAppearance(a);
+        continue;
+      }
       let n = this.r.resolve(ap.get('N'));
       if (n instanceof PdfDict) {
         const as = this.r.resolve(a.get('AS'));
@@ -784,6 +807,20 @@ class PageScanner {
       }
     }
   }
+}
+
+/** Non-whitespace characters of a text string (PDFDocEncoding or UTF-16), without decoding it fully. */
+function countTextChars(bytes: Uint8Array): number {
+  let n = 0;
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    for (let i = 2; i + 1 < bytes.length; i += 2) {
+      const c = (bytes[i] << 8) | bytes[i + 1];
+      if (c > 32 && c !== 0xa0 && !(c >= 0xdc00 && c <= 0xdfff)) n++;
+    }
+    return n;
+  }
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 32 && bytes[i] !== 0xa0) n++;
+  return n;
 }
 
 /** The matrix that maps an appearance stream onto its annotation's /Rect (ISO 32000-1, 12.5.5): Matrix × A. */

@@ -145,20 +145,25 @@ function walkPageTree(
       break;
     }
     const { node, ref, inh, depth } = stack.pop()!;
-    if (visited.has(node)) {
-      cycle = true;
-      continue;
+    const kidsV = xref.resolve(node.get('Kids'));
+    const type = xref.resolve(node.get('Type'));
+    const isLeaf = !(Array.isArray(kidsV) && type !== 'Page');
+    // An intermediate node met twice is a cycle (or a shared subtree, which we also refuse: it can multiply work
+    // exponentially). A leaf listed twice is a page shown twice, as viewers show it.
+    if (!isLeaf) {
+      if (visited.has(node)) {
+        cycle = true;
+        continue;
+      }
+      visited.add(node);
     }
-    visited.add(node);
     const here: Inherited = {
       resources: node.get('Resources') ?? inh.resources,
       mediaBox: node.get('MediaBox') ?? inh.mediaBox,
       cropBox: node.get('CropBox') ?? inh.cropBox,
       rotate: node.get('Rotate') ?? inh.rotate,
     };
-    const kidsV = xref.resolve(node.get('Kids'));
-    const type = xref.resolve(node.get('Type'));
-    if (Array.isArray(kidsV) && type !== 'Page') {
+    if (!isLeaf && Array.isArray(kidsV)) {
       if (depth >= options.maxPageTreeDepth) {
         tooDeep = true;
         continue;

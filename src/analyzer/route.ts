@@ -32,8 +32,10 @@ export function decideRoute(e: RouteInput, o: AnalyzerOptions): RouteDecision {
     return { route: 'ocr-layer', reasons: [under ? 'text-under-image' : 'invisible-text-over-scan'] };
   }
   if (e.imageCoverage >= o.scanCoverage) return { route: 'ocr', reasons: ['image-only'] };
+  // A few characters, visible or not: a title page, a slide, "12" — or a lone note — read from the file.
   if (visible > 0) return { route: 'text', reasons: ['sparse-text'] };
+  if (e.invisibleChars > 0) return { route: 'text', reasons: ['invisible-text-only'] };
   if (e.vectorOps >= o.minVectorOps) return { route: 'review', reasons: ['vector-only'] };
   if (e.imageCount > 0) return { route: 'review', reasons: ['small-image-only'] };
-  return { route: 'blank', reasons: [e.vectorOps > 0 || e.invisibleChars > 0 ? 'little-paint' : 'nothing-painted'] };
+  return { route: 'blank', reasons: [e.vectorOps > 0 ? 'little-paint' : 'nothing-painted'] };
 }

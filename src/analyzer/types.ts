@@ -6,6 +6,8 @@ export type PageRoute = 'text' | 'ocr-layer' | 'ocr' | 'blank' | 'review' | 'unk
 export type RouteReason =
   | 'text-layer'
   | 'sparse-text'
+  /** characters in the file, none of them seen (render mode 3, outside the page, transparent) and no scan under them */
+  | 'invisible-text-only'
   | 'undecodable-text'
   | 'few-chars-over-image'
   | 'invisible-text-over-scan'
