@@ -43,7 +43,8 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
     report.notes.push(...doc.notes);
     if (doc.fatal) {
       report.error = doc.fatal;
-      // Pages we know of (none, usually) are unknown with the same reason.
+      // Pages we know of (those of a password-protected file, usually none otherwise) are unknown with the same reason.
+      doc.pages.forEach((node, i) => report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })));
       return finish(report, start);
     }
     report.metadata = metadataOf(doc);

@@ -69,6 +69,10 @@ export function openDocument(bytes: Uint8Array, options: AnalyzerOptions): Opene
       result.encryption = opened.report;
       if (!opened.ok) {
         result.fatal = { reason: opened.reason, message: opened.message };
+        // The page tree holds no strings or streams we need, so pages can often still be counted (not when the
+        // tree sits in encrypted object streams): each is then reported as `unknown` with the same reason.
+        const cat = xref.resolve(xref.trailer.get('Root'));
+        if (cat instanceof PdfDict) result.pages = walkPageTree(xref, cat, options).pages;
         return result;
       }
       xref.security = opened.handler;

@@ -7,7 +7,8 @@ const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 't
 export function formatTable(r: FileRecord, pages: boolean): string {
   const lines: string[] = [];
   if (r.error) {
-    lines.push(`${r.file}: can't tell: ${r.error.reason} — ${r.error.message}`);
+    const n = r.pageCount > 0 ? ` (${r.pageCount} page${r.pageCount === 1 ? '' : 's'} unknown)` : '';
+    lines.push(`${r.file}: can't tell: ${r.error.reason} — ${r.error.message}${n}`);
     return lines.join('\n');
   }
   const counts = ORDER.filter((k) => r.routeCounts[k] > 0).map((k) => `${r.routeCounts[k]} ${k}`).join(' · ');
