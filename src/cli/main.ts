@@ -164,14 +164,17 @@ export async function main(argv: string[]): Promise<number> {
     else process.stdout.write(`${m}: can't tell: no such file or directory\n`);
   }
   let done = 0;
-  const progress = fromDir && process.stderr.isTTY !== false;
+  // A live progress line on a terminal; in a pipeline's log, a line every 100 files.
+  const tty = process.stderr.isTTY === true;
+  const progress = fromDir;
   // Results are printed in input order even when workers finish out of order.
   const pending = new Map<number, FileRecord>();
   let printed = 0;
   const emit = (i: number, r: FileRecord) => {
     pending.set(i, r);
     done++;
-    if (progress) process.stderr.write(`\r${done}/${files.length} files`);
+    if (progress && tty) process.stderr.write(`\r${done}/${files.length} files`);
+    else if (progress && (done % 100 === 0 || done === files.length)) process.stderr.write(`${done}/${files.length} files\n`);
     while (pending.has(printed)) {
       const rec = pending.get(printed)!;
       pending.delete(printed);
@@ -180,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   };
   await runPool(files, args, emit);
-  if (progress) process.stderr.write('\n');
+  if (progress && tty) process.stderr.write('\n');
   if (!args.json && files.length > 1) {
     process.stdout.write(`${files.length} files analysed\n`);
   }
