@@ -89,6 +89,8 @@ await step('classify a multi-selection from the explorer context menu', page, as
 
 // 2b. … and on a folder
 await step('classify a folder from the explorer context menu', page, async () => {
+  await runCommand(page, 'View: Show Explorer');
+  await explorerRow('docs').waitFor({ timeout: 15_000 });
   if (!(await explorerRow('locked.pdf').isVisible())) await explorerRow('more').click();
   await explorerRow('more').click({ button: 'right' });
   const item = page.locator('.context-view .action-item', { hasText: 'Classify PDF Pages' }).first();
@@ -174,14 +176,16 @@ await page.screenshot({ path: path.join(SHOTS, 'webview-light.png') });
 
 // 10. the same views in the dark theme
 await step('dark theme screenshots', page, async () => {
-  await runCommand(page, 'Preferences: Color Theme');
-  const input = page.locator('.quick-input-widget input');
-  await input.fill('Dark Modern');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Dark Modern' }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // The workbench applies user settings live: switch the theme by writing them, as a user's settings.json would.
+  const settingsPath = path.join(RUN, 'user-data/User/settings.json');
+  const settings = JSON.parse(fs.readFileSync(settingsPath, 'utf8'));
+  fs.writeFileSync(settingsPath, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Dark Modern' }, null, 1));
   await waitFor(async () => (await page.locator('.monaco-workbench.vs-dark').count()) > 0, 'dark workbench', 15_000);
   await sleep(1000);
   await page.screenshot({ path: path.join(SHOTS, 'webview-dark.png') });
+  await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
+  await sleep(500);
+  await page.screenshot({ path: path.join(SHOTS, 'tree-dark.png') });
   check(true, 'dark theme screenshot written');
 });
 
