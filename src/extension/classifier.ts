@@ -1,0 +1,170 @@
+/**
+ * Classifying files: stat → size check → cache → read through workspace.fs → analysis pool → store.
+ * Also the PDF discovery for folders and the workspace (findFiles honours files.exclude).
+ */
+import * as vscode from 'vscode';
+import type { AnalysisPool } from './analysisPool';
+import { failureReport } from './model';
+import { optionsKey, type ExtensionSettings } from './settings';
+import type { ReportStore, Stamp } from './store';
+
+export type Outcome = 'analysed' | 'cached' | 'cancelled' | 'refused' | 'failed';
+
+export const PDF_GLOB = '**/*.[pP][dD][fF]';
+const MAX_FILES = 100_000;
+
+export function isPdfUri(uri: vscode.Uri): boolean {
+  return /\.pdf$/i.test(uri.path);
+}
+
+export function labelOf(uri: vscode.Uri): string {
+  const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  return vscode.workspace.asRelativePath(uri, multi);
+}
+
+export class Classifier {
+  private refused = new Map<string, string>();
+
+  constructor(
+    private readonly store: ReportStore,
+    private readonly pool: AnalysisPool,
+    private readonly settings: () => ExtensionSettings,
+    private readonly log: vscode.OutputChannel,
+  ) {}
+
+  /** Files refused for size in the last run, with their messages. */
+  takeRefused(): string[] {
+    const out = [...this.refused.values()];
+    this.refused.clear();
+    return out;
+  }
+
+  async classifyOne(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Outcome> {
+    const key = uri.toString();
+    const s = this.settings();
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch (e) {
+      this.log.appendLine(`cannot stat ${key}: ${String(e)}`);
+      this.store.delete(key);
+      return 'failed';
+    }
+    if (stat.size > s.maxFileSizeBytes) {
+      const msg = `${labelOf(uri)} is ${mb(stat.size)}, above the ${mb(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB)`;
+      this.refused.set(key, msg);
+      this.log.appendLine(`refused: ${msg}`);
+      this.store.delete(key);
+      return 'refused';
+    }
+    const stamp: Stamp = { size: stat.size, mtime: stat.mtime, options: optionsKey(s.options) };
+    if (this.store.cached(key, stamp)) return 'cached';
+    if (token?.isCancellationRequested) return 'cancelled';
+    this.store.setBusy(key, true);
+    try {
+      let bytes: Uint8Array;
+      try {
+        bytes = await vscode.workspace.fs.readFile(uri);
+      } catch (e) {
+        const report = failureReport('damaged', `cannot read the file: ${String(e).slice(0, 200)}`);
+        this.store.set({ uri: key, label: labelOf(uri), stamp, report });
+        return 'failed';
+      }
+      const report = await this.pool.analyze(bytes, s.options, token);
+      if (!report) return 'cancelled';
+      this.store.set({ uri: key, label: labelOf(uri), stamp, report });
+      if (report.error) this.log.appendLine(`${labelOf(uri)}: ${report.error.reason}: ${report.error.message}`);
+      return 'analysed';
+    } finally {
+      this.store.setBusy(key, false);
+    }
+  }
+
+  /**
+   * Classifies many files with a progress notification (count, current file, cancel). Runs as many files at once as
+   * the pool has workers, so at most that many files are held in memory.
+   */
+  async classifyMany(uris: vscode.Uri[], title: string, location = vscode.ProgressLocation.Notification): Promise<Map<Outcome, number>> {
+    const counts = new Map<Outcome, number>();
+    if (uris.length === 0) return counts;
+    await vscode.window.withProgress({ location, title, cancellable: true }, async (progress, token) => {
+      let next = 0;
+      let done = 0;
+      const step = 100 / uris.length;
+      const runner = async () => {
+        while (next < uris.length && !token.isCancellationRequested) {
+          const uri = uris[next++];
+          const outcome = await this.classifyOne(uri, token);
+          counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+          done++;
+          progress.report({ increment: step, message: `${done}/${uris.length} · ${labelOf(uri)}` });
+        }
+      };
+      const n = Math.max(1, Math.min(this.pool.size, uris.length));
+      await Promise.all(Array.from({ length: n }, runner));
+      if (token.isCancellationRequested) counts.set('cancelled', (counts.get('cancelled') ?? 0) + (uris.length - done));
+    });
+    return counts;
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+/** PDFs in the whole workspace (files.exclude applies), sorted by path. */
+export async function findWorkspacePdfs(token?: vscode.CancellationToken): Promise<vscode.Uri[]> {
+  const found = await vscode.workspace.findFiles(PDF_GLOB, undefined, MAX_FILES, token);
+  return sortUris(found);
+}
+
+/** PDFs below a folder (files.exclude applies); falls back to a bounded walk when the file system has no search. */
+export async function findPdfsUnder(folder: vscode.Uri): Promise<vscode.Uri[]> {
+  try {
+    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, PDF_GLOB), undefined, MAX_FILES);
+    if (found.length > 0) return sortUris(found);
+  } catch {
+    // no search provider for this scheme: walk below
+  }
+  return sortUris(await walk(folder, excludedNames()));
+}
+
+/** Simple `**\/name` entries of files.exclude, for the fallback walk. */
+function excludedNames(): Set<string> {
+  const ex = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude') ?? {};
+  const out = new Set<string>();
+  for (const [pat, on] of Object.entries(ex)) {
+    if (on !== true) continue;
+    const m = /^\*\*\/([^*?[\]{}/]+)$/.exec(pat);
+    if (m) out.add(m[1]);
+  }
+  return out;
+}
+
+async function walk(root: vscode.Uri, excluded: Set<string>): Promise<vscode.Uri[]> {
+  const out: vscode.Uri[] = [];
+  const stack: { uri: vscode.Uri; depth: number }[] = [{ uri: root, depth: 0 }];
+  let visited = 0;
+  while (stack.length && out.length < MAX_FILES && visited < 50_000) {
+    const { uri, depth } = stack.pop()!;
+    visited++;
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(uri);
+    } catch {
+      continue;
+    }
+    for (const [name, type] of entries) {
+      if (excluded.has(name)) continue;
+      const child = vscode.Uri.joinPath(uri, name);
+      // Symlinked folders are not followed: they can loop.
+      if (type === vscode.FileType.Directory && depth < 32) stack.push({ uri: child, depth: depth + 1 });
+      else if ((type & vscode.FileType.File) !== 0 && /\.pdf$/i.test(name)) out.push(child);
+    }
+  }
+  return out;
+}
+
+function sortUris(uris: vscode.Uri[]): vscode.Uri[] {
+  return uris.sort((a, b) => (a.toString() < b.toString() ? -1 : a.toString() > b.toString() ? 1 : 0));
+}

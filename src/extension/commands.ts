@@ -1,0 +1,226 @@
+/** The extension's commands. Each turns its arguments (explorer URIs, tree nodes, nothing from the palette) into URIs. */
+import * as vscode from 'vscode';
+import type { PageRoute } from '../analyzer/types';
+import { Classifier, findPdfsUnder, findWorkspacePdfs, isPdfUri, labelOf, type Outcome } from './classifier';
+import { exportText, formatForPath, toJson, type ExportDoc } from './export';
+import { PAGE_ROUTES, ROUTE_STYLE, type TreeNode, verdictOf } from './model';
+import type { PreviewManager } from './preview';
+import type { ExtensionSettings } from './settings';
+import { activePdf } from './statusBar';
+import type { ReportStore, StoreEntry } from './store';
+import { ROUTES_VIEW, type RoutesTree } from './tree';
+
+export interface CommandDeps {
+  store: ReportStore;
+  classifier: Classifier;
+  tree: RoutesTree;
+  treeView: vscode.TreeView<TreeNode>;
+  preview: PreviewManager;
+  settings: () => ExtensionSettings;
+}
+
+function isNode(x: unknown): x is TreeNode {
+  return typeof x === 'object' && x !== null && typeof (x as TreeNode).uri === 'string' && typeof (x as TreeNode).kind === 'string';
+}
+
+function toUri(x: unknown): vscode.Uri | undefined {
+  if (x instanceof vscode.Uri) return x;
+  if (isNode(x)) {
+    try {
+      return vscode.Uri.parse(x.uri, true);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+
+  reg('pdfPageDiagnostics.classify', async (arg0?: unknown, arg1?: unknown) => {
+    let targets: vscode.Uri[] = [];
+    // Explorer: (clicked, selected[]); editor title: (uri, {groupId}); tree: (node); palette: ().
+    if (Array.isArray(arg1) && arg1.every((u) => u instanceof vscode.Uri) && arg1.length > 0) targets = arg1 as vscode.Uri[];
+    else {
+      const u = toUri(arg0);
+      if (u) targets = [u];
+    }
+    if (targets.length === 0) {
+      const active = activePdf() ?? d.preview.activeUri();
+      targets = active ? [active] : await pickPdfs();
+    }
+    if (targets.length === 0) return;
+    const files = await expandFolders(targets);
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage('No PDF files found in the selection.');
+      return;
+    }
+    await runClassification(d, files, files.length === 1 ? `Classifying ${labelOf(files[0])}` : 'Classifying PDF pages');
+    await revealFirst(d, files);
+  });
+
+  reg('pdfPageDiagnostics.classifyWorkspace', async () => {
+    if (!vscode.workspace.workspaceFolders?.length) {
+      void vscode.window.showInformationMessage('Open a folder to classify the PDFs in it.');
+      return;
+    }
+    const files = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Finding PDFs' }, () => findWorkspacePdfs());
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage('No PDF files in the workspace (files.exclude applies).');
+      return;
+    }
+    await runClassification(d, files, `Classifying ${files.length} PDF${files.length === 1 ? '' : 's'}`);
+    void vscode.commands.executeCommand(`${ROUTES_VIEW}.focus`);
+  });
+
+  reg('pdfPageDiagnostics.refresh', async () => {
+    const uris = d.store.all().map((e) => vscode.Uri.parse(e.uri));
+    if (uris.length === 0) return;
+    await d.classifier.classifyMany(uris, 'Re-checking classified PDFs', vscode.ProgressLocation.Window);
+  });
+
+  reg('pdfPageDiagnostics.showPagePreview', async (arg0?: unknown, arg1?: unknown) => {
+    let uri = toUri(arg0);
+    let page: number | undefined;
+    if (isNode(arg0) && arg0.kind === 'page') page = arg0.page;
+    else if (typeof arg1 === 'number' && Number.isInteger(arg1) && arg1 >= 1) page = arg1;
+    uri ??= activePdf() ?? (d.store.selected ? vscode.Uri.parse(d.store.selected) : undefined);
+    if (!uri) {
+      const picked = await pickPdfs(false);
+      uri = picked[0];
+    }
+    if (!uri) return;
+    // From a tree click keep the focus in the tree, so arrow keys walk the pages.
+    d.preview.show(uri, page, isNode(arg0));
+  });
+
+  reg('pdfPageDiagnostics.copyReport', async (arg0?: unknown) => {
+    const entry = entryFor(d, arg0);
+    if (!entry) {
+      void vscode.window.showInformationMessage('Classify a PDF first: there is no report to copy.');
+      return;
+    }
+    await vscode.env.clipboard.writeText(toJson({ file: entry.label, report: entry.report }));
+    vscode.window.setStatusBarMessage(`Copied the report of ${entry.label}`, 3000);
+  });
+
+  reg('pdfPageDiagnostics.exportReport', async (arg0?: unknown) => {
+    const one = isNode(arg0) ? d.store.get(arg0.uri) : undefined;
+    const entries = one ? [one] : d.store.all().sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage('Nothing to export yet: classify some PDFs first.');
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      title: 'Export PDF page report',
+      defaultUri: folder ? vscode.Uri.joinPath(folder, 'pdf-pages.jsonl') : undefined,
+      filters: { 'JSON Lines': ['jsonl'], CSV: ['csv'] },
+    });
+    if (!target) return;
+    const docs: ExportDoc[] = entries.map((e) => ({ file: e.label, report: e.report }));
+    const text = exportText(docs, formatForPath(target.path));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    vscode.window.setStatusBarMessage(`Exported ${docs.length} report${docs.length === 1 ? '' : 's'} to ${labelOf(target)}`, 4000);
+  });
+
+  reg('pdfPageDiagnostics.clearResults', () => d.store.clear());
+
+  reg('pdfPageDiagnostics.removeDocument', (arg0?: unknown) => {
+    if (isNode(arg0)) d.store.delete(arg0.uri);
+  });
+
+  reg('pdfPageDiagnostics.filterRoutes', async () => {
+    const current = d.tree.routeFilter;
+    const items = PAGE_ROUTES.map((r) => ({ label: ROUTE_STYLE[r].label, description: ROUTE_STYLE[r].meaning, route: r, picked: !current || current.has(r) }));
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Show pages with these routes' });
+    if (!picked) return;
+    d.tree.setFilter(new Set<PageRoute>(picked.map((p) => p.route)));
+  });
+  reg('pdfPageDiagnostics.clearFilter', () => d.tree.setFilter(undefined));
+  reg('pdfPageDiagnostics.groupByPage', () => d.tree.setGroupMode('page'));
+  reg('pdfPageDiagnostics.groupByRoute', () => d.tree.setGroupMode('route'));
+
+  reg('pdfPageDiagnostics.revealInTree', async (arg0?: unknown) => {
+    const uri = toUri(arg0) ?? activePdf() ?? d.preview.activeUri();
+    if (!uri) return;
+    if (!d.store.get(uri.toString())) await runClassification(d, [uri], `Classifying ${labelOf(uri)}`);
+    await revealFirst(d, [uri]);
+  });
+}
+
+async function runClassification(d: CommandDeps, files: vscode.Uri[], title: string): Promise<void> {
+  const counts = await d.classifier.classifyMany(files, title);
+  const refused = d.classifier.takeRefused();
+  if (refused.length) {
+    void vscode.window.showWarningMessage(
+      refused.length === 1 ? `Skipped: ${refused[0]}.` : `Skipped ${refused.length} files above the size limit (pdfPageDiagnostics.maxFileSizeMB): ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? '…' : ''}`,
+    );
+  }
+  const n = (o: Outcome) => counts.get(o) ?? 0;
+  const done = n('analysed') + n('cached');
+  if (done > 1) {
+    const trust = d.settings().trustOcrLayer;
+    const needOcr = files.filter((f) => {
+      const e = d.store.get(f.toString());
+      return e && verdictOf(e.report, trust).needsOcr;
+    }).length;
+    vscode.window.setStatusBarMessage(`PDF Page Diagnostics: ${done} classified, ${needOcr} need OCR${n('cancelled') ? `, ${n('cancelled')} cancelled` : ''}`, 6000);
+  }
+}
+
+async function revealFirst(d: CommandDeps, files: vscode.Uri[]): Promise<void> {
+  const key = files.map((f) => f.toString()).find((k) => d.store.get(k));
+  if (!key) return;
+  d.store.select(key);
+  const node = d.tree.docNodeFor(key);
+  if (!node) return;
+  try {
+    await vscode.commands.executeCommand(`${ROUTES_VIEW}.focus`);
+    await d.treeView.reveal(node, { select: true, focus: false, expand: true });
+  } catch {
+    // the view may be hidden by the user; the selection still drives the metadata panel
+  }
+}
+
+function entryFor(d: CommandDeps, arg0: unknown): StoreEntry | undefined {
+  const uri = toUri(arg0) ?? activePdf() ?? d.preview.activeUri();
+  const key = uri?.toString() ?? d.store.selected;
+  return key ? d.store.get(key) : d.store.all().length === 1 ? d.store.all()[0] : undefined;
+}
+
+/** Files stay, folders become the PDFs below them; duplicates dropped. */
+async function expandFolders(targets: vscode.Uri[]): Promise<vscode.Uri[]> {
+  const out = new Map<string, vscode.Uri>();
+  for (const t of targets) {
+    let type: vscode.FileType | undefined;
+    try {
+      type = (await vscode.workspace.fs.stat(t)).type;
+    } catch {
+      type = undefined;
+    }
+    if (type !== undefined && (type & vscode.FileType.Directory) !== 0) {
+      for (const f of await findPdfsUnder(t)) out.set(f.toString(), f);
+    } else if (isPdfUri(t) || type !== undefined) out.set(t.toString(), t);
+  }
+  return [...out.values()];
+}
+
+/** The palette's picker: the workspace's PDFs, or a file dialog. */
+async function pickPdfs(many = true): Promise<vscode.Uri[]> {
+  const browse = { label: '$(folder-opened) Browse…', uri: undefined as vscode.Uri | undefined };
+  const found = vscode.workspace.workspaceFolders?.length ? await findWorkspacePdfs() : [];
+  let picked: vscode.Uri[] = [];
+  if (found.length > 0) {
+    const items = [...found.slice(0, 5000).map((uri) => ({ label: labelOf(uri), uri })), browse];
+    const sel = many
+      ? await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Classify PDF pages', placeHolder: 'Pick PDFs to classify' })
+      : await vscode.window.showQuickPick(items, { title: 'Show page preview', placeHolder: 'Pick a PDF' }).then((x) => (x ? [x] : undefined));
+    if (!sel) return [];
+    if (!sel.includes(browse)) return sel.map((s) => s.uri!).filter(Boolean);
+    picked = sel.filter((s) => s !== browse).map((s) => s.uri!);
+  }
+  const dialog = await vscode.window.showOpenDialog({ canSelectMany: many, canSelectFiles: true, canSelectFolders: false, filters: { PDF: ['pdf', 'PDF'] }, openLabel: 'Classify' });
+  return [...picked, ...(dialog ?? [])];
+}

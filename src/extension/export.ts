@@ -1,0 +1,116 @@
+/**
+ * Report exports: JSON lines (one analyzer fileRecord per file, the CLI's `--json` shape) and CSV (one row per page,
+ * plus one row for a file that could not be read). Pure: the command layer writes the text through workspace.fs.
+ */
+import { fileRecord, type FileRecord } from '../analyzer/serialize';
+import type { DocumentReport } from '../analyzer/types';
+
+export interface ExportDoc {
+  /** the path written into the `file` field */
+  file: string;
+  report: DocumentReport;
+}
+
+export function toRecords(docs: readonly ExportDoc[]): FileRecord[] {
+  return docs.map((d) => fileRecord(d.file, d.report));
+}
+
+export function toJsonLines(docs: readonly ExportDoc[]): string {
+  return toRecords(docs)
+    .map((r) => JSON.stringify(r))
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+export function toJson(doc: ExportDoc): string {
+  return JSON.stringify(fileRecord(doc.file, doc.report), null, 2);
+}
+
+export const CSV_COLUMNS = [
+  'file',
+  'page',
+  'route',
+  'reasons',
+  'visibleChars',
+  'invisibleChars',
+  'hiddenUnderImage',
+  'badChars',
+  'textQuality',
+  'imageCoverage',
+  'imageCount',
+  'vectorOps',
+  'fonts',
+  'rotate',
+  'pdfVersion',
+  'encrypted',
+  'error',
+] as const;
+
+/**
+ * One CSV cell. Text cells are quoted when needed, and a text cell that a spreadsheet would take for a formula
+ * (=, +, -, @, tab, CR at the start) gets a leading apostrophe: file names and PDF strings are untrusted.
+ */
+export function csvCell(v: string | number | boolean | undefined): string {
+  if (v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  let s = v;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(docs: readonly ExportDoc[]): string {
+  const lines: string[] = [CSV_COLUMNS.join(',')];
+  for (const { file, report } of docs) {
+    const fileLevel = {
+      pdfVersion: report.pdfVersion,
+      encrypted: report.encryption.encrypted,
+      error: report.error ? `${report.error.reason}: ${report.error.message}` : undefined,
+    };
+    if (report.pages.length === 0) {
+      lines.push(
+        [file, undefined, 'unknown', report.error?.reason ?? '', undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, fileLevel.pdfVersion, fileLevel.encrypted, fileLevel.error]
+          .map(csvCell)
+          .join(','),
+      );
+      continue;
+    }
+    for (const p of report.pages) {
+      const e = p.evidence;
+      lines.push(
+        [
+          file,
+          p.page,
+          p.route,
+          p.reasons.join(';'),
+          e.visibleChars,
+          e.invisibleChars,
+          e.hiddenUnderImage,
+          e.badChars,
+          e.textQuality,
+          e.imageCoverage,
+          e.imageCount,
+          e.vectorOps,
+          e.fonts.length,
+          e.rotate,
+          fileLevel.pdfVersion,
+          fileLevel.encrypted,
+          fileLevel.error,
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+export type ExportFormat = 'jsonl' | 'csv';
+
+export function formatForPath(path: string): ExportFormat {
+  return /\.csv$/i.test(path) ? 'csv' : 'jsonl';
+}
+
+export function exportText(docs: readonly ExportDoc[], format: ExportFormat): string {
+  return format === 'csv' ? toCsv(docs) : toJsonLines(docs);
+}

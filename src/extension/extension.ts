@@ -1,0 +1,112 @@
+/**
+ * activate(): wires the report store to its views and the analysis pool. Shared by the desktop (node.ts) and web
+ * (web.ts) entry points, which differ only in how they start analysis workers.
+ */
+import * as vscode from 'vscode';
+import { AnalysisPool, type WorkerFactory } from './analysisPool';
+import { Classifier, isPdfUri, PDF_GLOB } from './classifier';
+import { registerCommands } from './commands';
+import { ProblemsPublisher } from './diagnostics';
+import { METADATA_VIEW, MetadataTree } from './metadataView';
+import { PreviewManager } from './preview';
+import { affectsAnalysis, effectiveWorkerCount, readSettings, SECTION, type ExtensionSettings } from './settings';
+import { activePdf, PdfStatusBar } from './statusBar';
+import { ReportStore } from './store';
+import { ROUTES_VIEW, RoutesTree } from './tree';
+
+export interface Platform {
+  /** undefined when this host cannot start workers */
+  workerFactory: WorkerFactory | undefined;
+  /** in-process analysis, used when workers fail */
+  fallback: WorkerFactory;
+  hardwareConcurrency: number | undefined;
+}
+
+export function activateWith(context: vscode.ExtensionContext, platform: Platform): void {
+  const log = vscode.window.createOutputChannel('PDF Page Diagnostics');
+  context.subscriptions.push(log);
+
+  let settings: ExtensionSettings = readSettings((k) => vscode.workspace.getConfiguration(SECTION).get(k));
+  const getSettings = () => settings;
+
+  const store = new ReportStore();
+  const pool = new AnalysisPool(platform.workerFactory, effectiveWorkerCount(settings.workerCount, platform.hardwareConcurrency), platform.fallback, {
+    log: (m) => log.appendLine(m),
+  });
+  const classifier = new Classifier(store, pool, getSettings, log);
+  context.subscriptions.push({ dispose: () => pool.dispose() }, { dispose: () => store.dispose() });
+
+  const tree = new RoutesTree(store, getSettings);
+  const treeView = vscode.window.createTreeView(ROUTES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
+  const metadata = new MetadataTree(store, getSettings);
+  const metadataView = vscode.window.createTreeView(METADATA_VIEW, { treeDataProvider: metadata });
+  metadata.view = metadataView;
+  const problems = new ProblemsPublisher(store, getSettings);
+  const preview = new PreviewManager(context.extensionUri, store, classifier, getSettings, log);
+  const status = new PdfStatusBar(store, getSettings, () => preview.activeUri());
+  context.subscriptions.push(tree, treeView, metadata, metadataView, problems, preview, status);
+
+  // The metadata panel follows the tree's selection, else the active PDF.
+  context.subscriptions.push(
+    treeView.onDidChangeSelection((e) => {
+      const node = e.selection[0];
+      if (node) store.select(node.uri);
+    }),
+    vscode.window.tabGroups.onDidChangeTabs(() => {
+      const uri = activePdf();
+      if (uri && store.get(uri.toString())) store.select(uri.toString());
+    }),
+    preview.onDidChangeActive(() => {
+      const uri = preview.activeUri();
+      if (uri && store.get(uri.toString())) store.select(uri.toString());
+      status.update();
+    }),
+    store.onDidChange(() => {
+      const n = store.size;
+      void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.hasResults', n > 0);
+      treeView.message = undefined;
+    }),
+  );
+
+  registerCommands(context, { store, classifier, tree, treeView, preview, settings: getSettings });
+
+  // Re-analyse a classified file when it changes; forget it when it is deleted.
+  const pendingChanges = new Map<string, ReturnType<typeof setTimeout>>();
+  const onChanged = (uri: vscode.Uri) => {
+    const key = uri.toString();
+    if (!store.get(key) || !isPdfUri(uri)) return;
+    clearTimeout(pendingChanges.get(key));
+    pendingChanges.set(
+      key,
+      setTimeout(() => {
+        pendingChanges.delete(key);
+        void classifier.classifyOne(uri);
+      }, 750),
+    );
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher(PDF_GLOB);
+  context.subscriptions.push(
+    watcher,
+    watcher.onDidChange(onChanged),
+    watcher.onDidCreate(onChanged),
+    watcher.onDidDelete((uri) => store.delete(uri.toString())),
+    { dispose: () => pendingChanges.forEach((t) => clearTimeout(t)) },
+  );
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      const before = settings;
+      settings = readSettings((k) => vscode.workspace.getConfiguration(SECTION).get(k));
+      if (settings.workerCount !== before.workerCount) pool.resize(effectiveWorkerCount(settings.workerCount, platform.hardwareConcurrency));
+      if (affectsAnalysis((k) => e.affectsConfiguration(k)) && store.size > 0) {
+        const uris = store.all().map((x) => vscode.Uri.parse(x.uri));
+        void classifier.classifyMany(uris, 'Re-classifying with the new thresholds', vscode.ProgressLocation.Window);
+      } else {
+        store.refreshViews();
+      }
+      status.update();
+    }),
+  );
+  void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.hasResults', false);
+}

@@ -1,0 +1,381 @@
+/**
+ * The view model every surface derives from a stored report: the verdict, the tree's nodes and texts, the Problems
+ * entries, the status bar text, the metadata rows and the webview overlay. Pure (no `vscode`), so the tree, the
+ * diagnostics, the status bar and the exports cannot disagree: they all call these functions on the same report.
+ */
+import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
+import { pageRanges } from '../analyzer/serialize';
+import { type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
+
+export { PAGE_ROUTES };
+
+export interface RouteStyle {
+  label: string;
+  /** codicon id */
+  icon: string;
+  /** theme colour id */
+  color: string;
+  /** what the group means, for the group's tooltip */
+  meaning: string;
+}
+
+export const ROUTE_STYLE: Readonly<Record<PageRoute, RouteStyle>> = {
+  ocr: { label: 'OCR', icon: 'file-media', color: 'charts.red', meaning: 'no usable text layer: the page must go to OCR' },
+  review: { label: 'review', icon: 'eye', color: 'charts.yellow', meaning: 'borderline: little text over a large image' },
+  'ocr-layer': { label: 'OCR layer', icon: 'layers', color: 'charts.blue', meaning: 'a scan with an invisible OCR text layer' },
+  unknown: { label: 'unknown', icon: 'question', color: 'charts.orange', meaning: 'could not be analysed' },
+  blank: { label: 'blank', icon: 'circle-large', color: 'disabledForeground', meaning: 'nothing meaningful painted' },
+  text: { label: 'text', icon: 'whole-word', color: 'charts.green', meaning: 'text can be read from the file' },
+};
+
+export interface Verdict {
+  /** pages to send to OCR: `ocr`, plus `ocr-layer` when OCR layers are not trusted */
+  ocrPages: number[];
+  needsOcr: boolean;
+  counts: Record<PageRoute, number>;
+  /** one line: "needs OCR: pages 39–40", "unknown: password-required", "all 12 pages have text" */
+  summary: string;
+}
+
+export function verdictOf(report: DocumentReport, trustOcrLayer: boolean): Verdict {
+  const counts = { ...report.routeCounts };
+  const ocrPages: number[] = [];
+  for (const p of report.pages) if (p.route === 'ocr' || (!trustOcrLayer && p.route === 'ocr-layer')) ocrPages.push(p.page);
+  let summary: string;
+  if (report.error) summary = `unknown: ${report.error.reason}`;
+  else if (ocrPages.length > 0) summary = `needs OCR: ${ocrPages.length === 1 ? 'page' : 'pages'} ${pageRanges(ocrPages)}`;
+  else if (report.pages.length === 0) summary = 'no pages';
+  else if (counts.review > 0 || counts.unknown > 0) summary = countsText(counts);
+  else summary = `no OCR needed · ${countsText(counts)}`;
+  return { ocrPages, needsOcr: ocrPages.length > 0, counts, summary };
+}
+
+/** "38 text · 2 OCR · 1 review" in urgency order, zero counts left out. */
+export function countsText(counts: Record<PageRoute, number>): string {
+  const parts: string[] = [];
+  for (const r of PAGE_ROUTES) if (counts[r] > 0) parts.push(`${counts[r]} ${ROUTE_STYLE[r].label}`);
+  return parts.length ? parts.join(' · ') : 'no pages';
+}
+
+/** The status bar's text for a document: "PDF: 38 text · 2 OCR". */
+export function statusText(report: DocumentReport | undefined, trustOcrLayer: boolean): string {
+  if (!report) return 'PDF: not classified';
+  if (report.error) return `PDF: unknown (${report.error.reason})`;
+  const v = verdictOf(report, trustOcrLayer);
+  const parts: string[] = [];
+  // Text first, then what needs attention: the status bar reads "38 text · 2 OCR".
+  if (v.counts.text > 0) parts.push(`${v.counts.text} text`);
+  for (const r of PAGE_ROUTES) if (r !== 'text' && v.counts[r] > 0) parts.push(`${v.counts[r]} ${ROUTE_STYLE[r].label}`);
+  return `PDF: ${parts.length ? parts.join(' · ') : 'no pages'}`;
+}
+
+export function percent(share: number): string {
+  const p = share * 100;
+  return `${p > 0 && p < 1 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+/** A page item's description: visible characters and image coverage. */
+export function pageDescription(p: PageReport, withRoute = false): string {
+  const e = p.evidence;
+  const base = `${e.visibleChars} chars · ${percent(e.imageCoverage)} image`;
+  return withRoute ? `${ROUTE_STYLE[p.route].label} · ${base}` : base;
+}
+
+/** A page's evidence as plain text lines (tooltips, Problems). Strings from the PDF stay plain text. */
+export function pageEvidenceLines(p: PageReport): string[] {
+  const e = p.evidence;
+  const lines = [
+    `Page ${p.page}: ${ROUTE_STYLE[p.route].label} (${ROUTE_STYLE[p.route].meaning})`,
+    `reasons: ${p.reasons.join(', ') || '—'}`,
+    `visible chars: ${e.visibleChars}, invisible: ${e.invisibleChars}${e.hiddenUnderImage ? ` (${e.hiddenUnderImage} under an image)` : ''}`,
+    `text quality: ${percent(e.textQuality)}${e.badChars ? ` (${e.badChars} undecodable)` : ''}`,
+    `image coverage: ${percent(e.imageCoverage)} in ${e.imageCount} image${e.imageCount === 1 ? '' : 's'}`,
+    `vector ops: ${e.vectorOps}, operators: ${e.operators}`,
+  ];
+  if (e.fonts.length) {
+    const shown = e.fonts.slice(0, 8).map((f) => `${f.baseFont || f.name} (${f.subtype}, ${f.decoding}, ${f.chars} chars)`);
+    lines.push(`fonts: ${shown.join('; ')}${e.fonts.length > 8 ? `; +${e.fonts.length - 8} more` : ''}`);
+  }
+  if (e.rotate) lines.push(`rotated ${e.rotate}°`);
+  for (const n of (p.notes ?? []).slice(0, 5)) lines.push(`note: ${n}`);
+  return lines;
+}
+
+/** Document-level findings: the analyzer's hints and notes plus counts worth saying. */
+export function findingsOf(report: DocumentReport, trustOcrLayer: boolean): string[] {
+  const out: string[] = [];
+  if (report.error) out.push(`${report.error.reason}: ${report.error.message}`);
+  if (report.encryption.needsPassword) out.push('password required');
+  for (const h of report.metadata.hints) out.push(h.message);
+  const c = report.routeCounts;
+  if (c.blank > 0) out.push(`${c.blank} blank page${c.blank === 1 ? '' : 's'}`);
+  if (c['ocr-layer'] > 0)
+    out.push(`${c['ocr-layer']} page${c['ocr-layer'] === 1 ? '' : 's'} with an OCR text layer${trustOcrLayer ? '' : ' (not trusted: reported for OCR)'}`);
+  for (const n of report.notes) out.push(n);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tree model
+
+export type GroupMode = 'route' | 'page';
+
+export interface DocNode {
+  kind: 'doc';
+  id: string;
+  uri: string;
+}
+export interface GroupNode {
+  kind: 'group';
+  id: string;
+  uri: string;
+  route: PageRoute;
+  count: number;
+}
+export interface PageNode {
+  kind: 'page';
+  id: string;
+  uri: string;
+  page: number;
+  route: PageRoute;
+}
+/** A line under a document that could not be read. */
+export interface InfoNode {
+  kind: 'info';
+  id: string;
+  uri: string;
+  text: string;
+}
+export type TreeNode = DocNode | GroupNode | PageNode | InfoNode;
+
+export interface TreeDoc {
+  uri: string;
+  report: DocumentReport;
+}
+
+export function docNode(uri: string): DocNode {
+  return { kind: 'doc', id: `doc|${uri}`, uri };
+}
+
+/** Children of a document: route groups in urgency order (or pages in page order), filtered by route. */
+export function docChildren(doc: TreeDoc, mode: GroupMode, filter: ReadonlySet<PageRoute> | undefined): TreeNode[] {
+  const { uri, report } = doc;
+  if (report.error && report.pages.length === 0) {
+    return [{ kind: 'info', id: `info|${uri}`, uri, text: `${report.error.reason}: ${report.error.message}` }];
+  }
+  const shown = (r: PageRoute) => !filter || filter.has(r);
+  if (mode === 'page') {
+    return report.pages.filter((p) => shown(p.route)).map((p) => pageNode(uri, p));
+  }
+  const out: TreeNode[] = [];
+  for (const route of PAGE_ROUTES) {
+    const count = report.routeCounts[route];
+    if (count > 0 && shown(route)) out.push({ kind: 'group', id: `group|${uri}|${route}`, uri, route, count });
+  }
+  return out;
+}
+
+export function groupChildren(doc: TreeDoc, route: PageRoute): PageNode[] {
+  return doc.report.pages.filter((p) => p.route === route).map((p) => pageNode(doc.uri, p));
+}
+
+function pageNode(uri: string, p: PageReport): PageNode {
+  return { kind: 'page', id: `page|${uri}|${p.page}`, uri, page: p.page, route: p.route };
+}
+
+export function parentOf(node: TreeNode, mode: GroupMode): TreeNode | undefined {
+  switch (node.kind) {
+    case 'doc':
+      return undefined;
+    case 'group':
+    case 'info':
+      return docNode(node.uri);
+    case 'page':
+      return mode === 'route' ? { kind: 'group', id: `group|${node.uri}|${node.route}`, uri: node.uri, route: node.route, count: 0 } : docNode(node.uri);
+  }
+}
+
+/** Documents sorted for display: the ones that need attention first, then by label. */
+export function sortDocs<T extends { label: string; report: DocumentReport }>(docs: T[], trustOcrLayer: boolean): T[] {
+  const rank = (r: DocumentReport) => {
+    if (r.error) return 1;
+    if (verdictOf(r, trustOcrLayer).needsOcr) return 0;
+    if (r.routeCounts.review > 0 || r.routeCounts.unknown > 0) return 2;
+    return 3;
+  };
+  return [...docs].sort((a, b) => rank(a.report) - rank(b.report) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Problems entries
+
+export type Severity = 'warning' | 'information';
+
+export interface ProblemSpec {
+  severity: Severity;
+  message: string;
+  /** the diagnostic's code: the route or the finding's reason */
+  code: string;
+  /** first page of the run, 0 for document-level entries */
+  page: number;
+}
+
+export function severityOf(route: PageRoute, trustOcrLayer: boolean): Severity | undefined {
+  switch (route) {
+    case 'ocr':
+    case 'review':
+    case 'unknown':
+      return 'warning';
+    case 'ocr-layer':
+      return trustOcrLayer ? 'information' : 'warning';
+    case 'blank':
+      return 'information';
+    case 'text':
+      return undefined;
+  }
+}
+
+const ROUTE_PHRASE: Record<PageRoute, [string, string]> = {
+  ocr: ['needs OCR', 'need OCR'],
+  review: ['needs review', 'need review'],
+  'ocr-layer': ['has an OCR text layer', 'have an OCR text layer'],
+  unknown: ['could not be analysed', 'could not be analysed'],
+  blank: ['is blank', 'are blank'],
+  text: ['has text', 'have text'],
+};
+
+/**
+ * Problems entries for one document. Consecutive pages with the same route and reasons merge into one entry
+ * ("Pages 3–17 need OCR: image-only"), so a 500-page scan gives one line, not 500.
+ */
+export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute>, trustOcrLayer: boolean): ProblemSpec[] {
+  const out: ProblemSpec[] = [];
+  if (report.error) {
+    out.push({ severity: 'warning', message: `Cannot analyse this PDF: ${report.error.message}`, code: report.error.reason, page: 0 });
+  }
+  for (const h of report.metadata.hints) out.push({ severity: 'information', message: h.message, code: h.kind, page: 0 });
+  const pages = report.pages;
+  for (let i = 0; i < pages.length; ) {
+    const p = pages[i];
+    const key = `${p.route}|${p.reasons.join(',')}`;
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1].page === pages[j].page + 1 && `${pages[j + 1].route}|${pages[j + 1].reasons.join(',')}` === key) j++;
+    const severity = severityOf(p.route, trustOcrLayer);
+    if (severity && routes.has(p.route)) {
+      const many = j > i;
+      const where = many ? `Pages ${p.page}–${pages[j].page}` : `Page ${p.page}`;
+      const phrase = !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
+      let detail = p.reasons.join(', ');
+      if (!many) detail += ` (${pageDescription(p)})`;
+      out.push({ severity, message: `${where} ${phrase[many ? 1 : 0]}: ${detail}`, code: p.route, page: p.page });
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Metadata panel rows
+
+export interface MetaRow {
+  label: string;
+  value: string;
+}
+export interface MetaSection {
+  title: string;
+  rows: MetaRow[];
+}
+
+const MAX_VALUE = 500;
+
+function clip(s: string): string {
+  // Tree labels are single-line: control characters would garble them.
+  // eslint-disable-next-line no-control-regex
+  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE)}…` : flat;
+}
+
+export function metadataSections(report: DocumentReport, trustOcrLayer: boolean): MetaSection[] {
+  const findings = findingsOf(report, trustOcrLayer).map((f) => ({ label: clip(f), value: '' }));
+  const enc = report.encryption;
+  const doc: MetaRow[] = [
+    { label: 'Verdict', value: verdictOf(report, trustOcrLayer).summary },
+    { label: 'Pages', value: String(report.pageCount) },
+    { label: 'PDF version', value: report.pdfVersion ?? 'unknown' },
+    {
+      label: 'Encryption',
+      value: enc.encrypted
+        ? [enc.method ?? 'unknown method', enc.revision !== undefined ? `R${enc.revision}` : '', enc.needsPassword ? 'password required' : 'opened with the empty password']
+            .filter(Boolean)
+            .join(', ')
+        : 'none',
+    },
+    { label: 'Analysis time', value: `${Math.round(report.elapsedMs)} ms` },
+  ];
+  const rows = (rec: Record<string, string>) =>
+    Object.keys(rec)
+      .sort()
+      .map((k) => ({ label: clip(k), value: clip(rec[k]) }));
+  const sections: MetaSection[] = [];
+  sections.push({ title: 'Findings', rows: findings.length ? findings : [{ label: 'none', value: '' }] });
+  sections.push({ title: 'Document', rows: doc });
+  sections.push({ title: 'Info dictionary', rows: rows(report.metadata.info) });
+  sections.push({ title: 'XMP', rows: rows(report.metadata.xmp) });
+  return sections;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webview overlay
+
+export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): OverlayReport {
+  const pages: PageOverlay[] = report.pages.map((p) => {
+    const e = p.evidence;
+    const o: PageOverlay = {
+      page: p.page,
+      route: p.route,
+      reasons: p.reasons,
+      visibleChars: e.visibleChars,
+      invisibleChars: e.invisibleChars,
+      imageCoverage: e.imageCoverage,
+      imageCount: e.imageCount,
+      vectorOps: e.vectorOps,
+      fonts: e.fonts.length,
+      imageBoxes: e.imageBoxes.map((b) => {
+        const box: PageOverlay['imageBoxes'][number] = { rect: b.rect, share: b.share, kind: b.kind };
+        if (b.width !== undefined) box.width = b.width;
+        if (b.height !== undefined) box.height = b.height;
+        if (b.filter !== undefined) box.filter = b.filter;
+        return box;
+      }),
+      cropBox: e.boxes.cropBox,
+      mediaBox: e.boxes.mediaBox,
+      rotate: e.rotate,
+    };
+    if (p.notes) o.notes = p.notes;
+    return o;
+  });
+  const r: OverlayReport = {
+    pageCount: report.pageCount,
+    verdict: verdictOf(report, trustOcrLayer).summary,
+    findings: findingsOf(report, trustOcrLayer),
+    pages,
+  };
+  if (report.error) r.error = `${report.error.reason}: ${report.error.message}`;
+  return r;
+}
+
+/** A report for a file the host could not analyse itself (worker killed, crashed, unreadable). */
+export function failureReport(reason: RouteReason, message: string, elapsedMs = 0): DocumentReport {
+  return {
+    pageCount: 0,
+    pages: [],
+    needsOcr: false,
+    ocrPages: [],
+    routeCounts: { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 },
+    encryption: { encrypted: false },
+    metadata: { info: {}, xmp: {}, hints: [] },
+    error: { reason, message },
+    notes: [],
+    elapsedMs,
+  };
+}

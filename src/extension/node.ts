@@ -1,0 +1,33 @@
+/** Desktop entry point (dist/extension.cjs): analysis runs in node worker_threads. */
+import { availableParallelism, cpus } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import type { AnalysisWorker } from './analysisPool';
+import { activateWith } from './extension';
+import { inProcessWorker } from './worker/inProcess';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysisWorker.cjs').fsPath;
+  activateWith(context, {
+    workerFactory: () => nodeWorker(script),
+    fallback: inProcessWorker,
+    hardwareConcurrency: typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,
+  });
+}
+
+export function deactivate(): void {}
+
+function nodeWorker(script: string): AnalysisWorker {
+  // The heap cap turns a memory blow-up into a worker error (reported as a failed file), not a dead extension host.
+  const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: 2048 } });
+  w.unref();
+  return {
+    postMessage: (msg, transfer) => w.postMessage(msg, transfer),
+    onMessage: (cb) => void w.on('message', cb),
+    onError: (cb) => {
+      w.on('error', cb);
+      w.on('exit', (code) => cb(new Error(`worker exited with code ${code}`)));
+    },
+    terminate: () => void w.terminate(),
+  };
+}

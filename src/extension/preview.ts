@@ -1,0 +1,239 @@
+/**
+ * The page webview host: a WebviewPanel ("Show Page Preview") and the custom readonly editor share this code.
+ * The PDF's bytes go to the webview as a message (read through workspace.fs), the overlay comes from the report store,
+ * and every message from the webview is validated before use.
+ */
+import * as vscode from 'vscode';
+import { type HostMessage, parseWebviewMessage, parseWebviewState, type WebviewAssets } from '../shared/protocol';
+import type { Classifier } from './classifier';
+import { isPdfUri } from './classifier';
+import { overlayOf } from './model';
+import type { ExtensionSettings } from './settings';
+import type { ReportStore } from './store';
+import { buildWebviewHtml, makeNonce } from './webviewHtml';
+import { basename } from './tree';
+
+export const PREVIEW_PANEL = 'pdfPageDiagnostics.pagePreview';
+export const CUSTOM_EDITOR = 'pdfPageDiagnostics.pdfEditor';
+
+export class PreviewManager implements vscode.Disposable {
+  private readonly panels = new Set<PreviewPanel>();
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly activeChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeActive = this.activeChanged.event;
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly store: ReportStore,
+    readonly classifier: Classifier,
+    readonly settings: () => ExtensionSettings,
+    readonly log: vscode.OutputChannel,
+  ) {
+    this.subs.push(
+      this.activeChanged,
+      store.onDidChange((uris) => {
+        for (const p of this.panels) if (uris.includes(p.key)) p.sendReport();
+      }),
+      vscode.window.registerWebviewPanelSerializer(PREVIEW_PANEL, {
+        deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
+      }),
+      vscode.window.registerCustomEditorProvider(
+        CUSTOM_EDITOR,
+        {
+          openCustomDocument: (uri) => ({ uri, dispose: () => {} }),
+          resolveCustomEditor: (doc, panel) => {
+            this.attach(panel, doc.uri, undefined, false);
+          },
+        },
+        { supportsMultipleEditorsPerDocument: true, webviewOptions: { retainContextWhenHidden: false } },
+      ),
+    );
+  }
+
+  /** Shows the preview of `uri`, scrolled to `page`: reuses an open panel of that file, else opens one. */
+  show(uri: vscode.Uri, page?: number, preserveFocus = false): void {
+    const key = uri.toString();
+    const existing = [...this.panels].find((p) => p.key === key && p.ownPanel) ?? [...this.panels].find((p) => p.key === key);
+    if (existing) {
+      existing.panel.reveal(undefined, preserveFocus);
+      if (page) existing.scrollTo(page);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(PREVIEW_PANEL, `Pages: ${basename(uri.path)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, webviewOptions(this.extensionUri));
+    this.attach(panel, uri, page, true);
+  }
+
+  /** The file of the focused panel. */
+  activeUri(): vscode.Uri | undefined {
+    for (const p of this.panels) if (p.panel.active) return p.uri;
+    return undefined;
+  }
+
+  attach(panel: vscode.WebviewPanel, uri: vscode.Uri, page: number | undefined, ownPanel: boolean): PreviewPanel {
+    const p = new PreviewPanel(this, panel, uri, page, ownPanel);
+    this.panels.add(p);
+    panel.onDidDispose(() => {
+      this.panels.delete(p);
+      p.dispose();
+      this.activeChanged.fire();
+    });
+    panel.onDidChangeViewState(() => this.activeChanged.fire());
+    this.activeChanged.fire();
+    return p;
+  }
+
+  /**
+   * Restores a preview panel after a reload. The URI comes from the webview's saved state, which a compromised webview
+   * could forge, so only a PDF inside an open workspace folder is reopened.
+   */
+  private restore(panel: vscode.WebviewPanel, raw: unknown): void {
+    const state = parseWebviewState(raw);
+    let uri: vscode.Uri | undefined;
+    try {
+      uri = state.uri ? vscode.Uri.parse(state.uri, true) : undefined;
+    } catch {
+      uri = undefined;
+    }
+    if (!uri || !isPdfUri(uri) || !vscode.workspace.getWorkspaceFolder(uri)) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = webviewOptions(this.extensionUri);
+    this.attach(panel, uri, undefined, true);
+  }
+
+  dispose(): void {
+    for (const p of this.panels) p.panel.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableForms: false,
+    retainContextWhenHidden: false,
+    enableFindWidget: false,
+    // Only the webview bundle (with pdf.js, its worker, CMaps, fonts) and the icons: never the workspace.
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+class PreviewPanel implements vscode.Disposable {
+  readonly key: string;
+  private pendingPage: number | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  private loading = false;
+
+  constructor(
+    private readonly manager: PreviewManager,
+    readonly panel: vscode.WebviewPanel,
+    readonly uri: vscode.Uri,
+    page: number | undefined,
+    readonly ownPanel: boolean,
+  ) {
+    this.key = uri.toString();
+    this.pendingPage = page;
+    const webview = panel.webview;
+    webview.options = webviewOptions(manager.extensionUri);
+    const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(manager.extensionUri, ...p)).toString();
+    webview.html = buildWebviewHtml(
+      {
+        cspSource: webview.cspSource,
+        script: asset('dist', 'webview', 'main.js'),
+        style: asset('dist', 'webview', 'main.css'),
+        codicons: asset('dist', 'webview', 'codicons', 'codicon.css'),
+      },
+      makeNonce(),
+    );
+    panel.iconPath = vscode.Uri.joinPath(manager.extensionUri, 'media', 'routes.svg');
+    this.subs.push(webview.onDidReceiveMessage((m) => this.onMessage(m)));
+    if (!manager.store.get(this.key)) void this.classify();
+  }
+
+  private get pageCount(): number {
+    return this.manager.store.get(this.key)?.report.pageCount || 1_000_000;
+  }
+
+  private post(msg: HostMessage): void {
+    void this.panel.webview.postMessage(msg);
+  }
+
+  private assets(): WebviewAssets {
+    const w = this.panel.webview;
+    const dir = (...p: string[]) => `${w.asWebviewUri(vscode.Uri.joinPath(this.manager.extensionUri, 'dist', 'webview', ...p)).toString()}/`;
+    return {
+      workerSrc: w.asWebviewUri(vscode.Uri.joinPath(this.manager.extensionUri, 'dist', 'webview', 'pdf.worker.min.mjs')).toString(),
+      cMapUrl: dir('cmaps'),
+      standardFontDataUrl: dir('standard_fonts'),
+      wasmUrl: dir('wasm'),
+    };
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const msg = parseWebviewMessage(raw, this.pageCount);
+    if (!msg) return; // malformed or unknown: ignored
+    switch (msg.type) {
+      case 'ready':
+        await this.load();
+        break;
+      case 'classify':
+        await this.classify();
+        break;
+      case 'pageChanged':
+        break;
+      case 'renderError':
+        this.manager.log.appendLine(`preview of ${this.key}, page ${msg.page}: ${msg.message}`);
+        break;
+    }
+  }
+
+  private async load(): Promise<void> {
+    if (this.loading) return;
+    this.loading = true;
+    try {
+      const s = this.manager.settings();
+      const stat = await vscode.workspace.fs.stat(this.uri);
+      if (stat.size > s.maxFileSizeBytes) {
+        this.post({ type: 'loadError', message: `The file is larger than the ${Math.round(s.maxFileSizeBytes / 1048576)} MB limit (pdfPageDiagnostics.maxFileSizeMB).` });
+        return;
+      }
+      const bytes = await vscode.workspace.fs.readFile(this.uri);
+      const entry = this.manager.store.get(this.key);
+      const msg: HostMessage = { type: 'load', fileName: basename(this.uri.path), uri: this.key, bytes, assets: this.assets() };
+      if (entry) msg.report = overlayOf(entry.report, s.trustOcrLayer);
+      if (this.pendingPage) msg.page = this.pendingPage;
+      this.pendingPage = undefined;
+      this.post(msg);
+    } catch (e) {
+      this.post({ type: 'loadError', message: `Cannot read the file: ${String(e).slice(0, 300)}` });
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private async classify(): Promise<void> {
+    this.post({ type: 'report', classifying: true });
+    await this.manager.classifier.classifyOne(this.uri);
+    this.sendReport();
+  }
+
+  sendReport(): void {
+    const entry = this.manager.store.get(this.key);
+    const msg: HostMessage = { type: 'report' };
+    if (entry) msg.report = overlayOf(entry.report, this.manager.settings().trustOcrLayer);
+    this.post(msg);
+  }
+
+  scrollTo(page: number): void {
+    // A hidden webview is not alive; when it is rebuilt it asks for 'load' again and the page goes with that.
+    this.pendingPage = page;
+    void this.panel.webview.postMessage({ type: 'scrollToPage', page } satisfies HostMessage).then((delivered) => {
+      if (delivered && this.pendingPage === page) this.pendingPage = undefined;
+    });
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}

@@ -1,0 +1,140 @@
+/** The routing tree: document → route group → page, from the report store. Texts come from model.ts. */
+import * as vscode from 'vscode';
+import type { PageRoute } from '../analyzer/types';
+import {
+  countsText,
+  docChildren,
+  docNode,
+  type DocNode,
+  type GroupMode,
+  groupChildren,
+  pageDescription,
+  pageEvidenceLines,
+  parentOf,
+  ROUTE_STYLE,
+  sortDocs,
+  type TreeNode,
+  verdictOf,
+} from './model';
+import type { ExtensionSettings } from './settings';
+import type { ReportStore } from './store';
+
+export const ROUTES_VIEW = 'pdfPageDiagnostics.routes';
+
+export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private mode: GroupMode = 'route';
+  private filter: Set<PageRoute> | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly store: ReportStore,
+    private readonly settings: () => ExtensionSettings,
+  ) {
+    this.subs.push(store.onDidChange(() => this.changed.fire(undefined)), this.changed);
+    void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.groupMode', this.mode);
+    void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.filtered', false);
+  }
+
+  get groupMode(): GroupMode {
+    return this.mode;
+  }
+
+  setGroupMode(mode: GroupMode): void {
+    this.mode = mode;
+    void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.groupMode', mode);
+    this.changed.fire(undefined);
+  }
+
+  get routeFilter(): ReadonlySet<PageRoute> | undefined {
+    return this.filter;
+  }
+
+  setFilter(routes: Set<PageRoute> | undefined): void {
+    this.filter = routes && routes.size > 0 && routes.size < 6 ? routes : undefined;
+    void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.filtered', this.filter !== undefined);
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    const trust = this.settings().trustOcrLayer;
+    if (!node) return sortDocs(this.store.all(), trust).map((e) => docNode(e.uri));
+    const entry = this.store.get(node.uri);
+    if (!entry) return [];
+    const doc = { uri: entry.uri, report: entry.report };
+    if (node.kind === 'doc') return docChildren(doc, this.mode, this.filter);
+    if (node.kind === 'group') return groupChildren(doc, node.route);
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return parentOf(node, this.mode);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const entry = this.store.get(node.uri);
+    const trust = this.settings().trustOcrLayer;
+    switch (node.kind) {
+      case 'doc': {
+        const item = new vscode.TreeItem(basename(entry?.label ?? node.uri), this.store.size <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.contextValue = 'pdfDocument';
+        if (!entry) return item;
+        const r = entry.report;
+        const v = verdictOf(r, trust);
+        item.description = v.summary;
+        item.tooltip = [entry.label, v.summary, r.error ? '' : countsText(r.routeCounts), `analysed in ${Math.round(r.elapsedMs)} ms`].filter(Boolean).join('\n');
+        const color = r.error ? 'charts.orange' : v.needsOcr ? 'charts.red' : r.routeCounts.review || r.routeCounts.unknown ? 'charts.yellow' : 'charts.green';
+        item.iconPath = new vscode.ThemeIcon('file-pdf', new vscode.ThemeColor(color));
+        return item;
+      }
+      case 'group': {
+        const style = ROUTE_STYLE[node.route];
+        const count = entry?.report.routeCounts[node.route] ?? 0;
+        const urgent = node.route === 'ocr' || node.route === 'review' || node.route === 'unknown';
+        const item = new vscode.TreeItem(`${style.label} (${count})`, urgent ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.contextValue = 'pdfRouteGroup';
+        item.tooltip = `${count} page${count === 1 ? '' : 's'}: ${style.meaning}`;
+        item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
+        return item;
+      }
+      case 'page': {
+        const p = entry?.report.pages[node.page - 1]?.page === node.page ? entry.report.pages[node.page - 1] : entry?.report.pages.find((x) => x.page === node.page);
+        const style = ROUTE_STYLE[node.route];
+        const item = new vscode.TreeItem(`Page ${node.page}`, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.contextValue = 'pdfPage';
+        item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
+        if (p) {
+          item.description = pageDescription(p, this.mode === 'page');
+          // A plain string tooltip: font names come from the PDF and must not be read as markdown.
+          item.tooltip = pageEvidenceLines(p).join('\n');
+        }
+        item.command = { command: 'pdfPageDiagnostics.showPagePreview', title: 'Show Page Preview', arguments: [node] };
+        return item;
+      }
+      case 'info': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.tooltip = node.text;
+        item.iconPath = new vscode.ThemeIcon('question', new vscode.ThemeColor('charts.orange'));
+        return item;
+      }
+    }
+  }
+
+  docNodeFor(uri: string): DocNode | undefined {
+    return this.store.get(uri) ? docNode(uri) : undefined;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+export function basename(path: string): string {
+  const i = path.replace(/[\\/]+$/, '').search(/[^\\/]*$/);
+  return i > 0 ? path.slice(i) : path;
+}
