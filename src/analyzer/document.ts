@@ -202,8 +202,9 @@ function makePage(xref: XRef, dict: PdfDict, ref: Ref | undefined, inh: Inherite
   let crop = normRect(numberArray(xref, inh.cropBox)) ?? media;
   crop = intersect(crop, media) ?? media;
   const rotV = xref.resolve(inh.rotate);
-  let rotate = isNumber(rotV) ? Math.round(rotV / 90) * 90 : 0;
-  rotate = ((rotate % 360) + 360) % 360;
+  // Reduce quarter turns, not degrees: for huge /Rotate values (1e20) `x * 90 % 360` is not a multiple of 90 any more.
+  const quarters = isNumber(rotV) ? Math.round(rotV / 90) : 0;
+  const rotate = (((quarters % 4) + 4) % 4) * 90;
   return { dict, ref, resources: res instanceof PdfDict ? res : undefined, mediaBox: media, cropBox: crop, rotate };
 }
 
