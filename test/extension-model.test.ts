@@ -130,3 +130,9 @@ test('overlay for the webview carries boxes, route and verdict from the same rep
   assert.equal(o.pages[38].route, 'ocr');
   assert.deepEqual(o.pages[38].imageBoxes[0], { rect: [0, 0, 612, 792], share: 0.98, kind: 'xobject', width: 2550, height: 3300, filter: 'DCTDecode' });
 });
+
+test('a document error is one Problems entry, not repeated by its unknown pages', () => {
+  const r = report([page(1, 'unknown', ['password-required']), page(2, 'unknown', ['budget-exceeded'])], { error: { reason: 'password-required', message: 'needs a password' } });
+  const probs = problemsOf(r, ALL, true);
+  assert.deepEqual(probs.map((p) => p.code), ['password-required', 'unknown']);
+});

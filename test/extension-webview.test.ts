@@ -10,7 +10,7 @@ test('CSP string', () => {
     buildCsp(SRC, 'abc123'),
     "default-src 'none'; script-src 'nonce-abc123' https://file+.vscode-resource.vscode-cdn.net; " +
       'style-src https://file+.vscode-resource.vscode-cdn.net; img-src https://file+.vscode-resource.vscode-cdn.net blob: data:; ' +
-      'font-src https://file+.vscode-resource.vscode-cdn.net; worker-src https://file+.vscode-resource.vscode-cdn.net blob:; ' +
+      "font-src https://file+.vscode-resource.vscode-cdn.net; worker-src 'none'; " +
       "connect-src https://file+.vscode-resource.vscode-cdn.net; base-uri 'none'; form-action 'none'; frame-src 'none'; object-src 'none'",
   );
 });

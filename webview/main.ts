@@ -74,7 +74,7 @@ const toolbar = h(
   h('label', { class: 'page-nav' }, 'Page ', pageInput, pageTotal),
 );
 const banner = h('div', { class: 'banner', role: 'status' });
-const findings = h('details', { class: 'findings' });
+const findings = h('details', { class: 'findings', hidden: true });
 const pageList = h('nav', { class: 'page-list', 'aria-label': 'Pages' });
 const pagesEl = h('main', { class: 'pages', tabindex: '0' });
 append(app, toolbar, banner, findings, h('div', { class: 'body' }, pageList, pagesEl));
@@ -421,6 +421,13 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   saveState();
   pdfjs.GlobalWorkerOptions.workerSrc = m.assets.workerSrc;
   setBanner('Loading…', 'info');
+  try {
+    await loadPdfjsWorkerInPage(m.assets.workerSrc);
+  } catch (e) {
+    setBanner(`Cannot load the PDF renderer: ${String(e).slice(0, 200)}`, 'error');
+    return;
+  }
+  if (gen !== loadGeneration) return;
   const task = pdfjs.getDocument({
     data: m.bytes,
     isEvalSupported: false,
@@ -467,6 +474,18 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   }
 }
 
+/**
+ * pdf.js's worker code runs in this page (pdf.js's "fake worker"), imported from the copy shipped in the extension.
+ * A real Worker cannot be used: the webview's resources live on another origin, so pdf.js wraps the worker URL in a
+ * blob: module that imports it, and that import is not served by the webview's resource loader (it hangs with neither
+ * message nor error). Running in the page also lets the CSP say worker-src 'none'.
+ */
+async function loadPdfjsWorkerInPage(workerSrc: string): Promise<void> {
+  const g = globalThis as unknown as { pdfjsWorker?: unknown };
+  if (g.pdfjsWorker) return;
+  g.pdfjsWorker = await import(/* @vite-ignore */ workerSrc);
+}
+
 async function closeDocument(): Promise<void> {
   for (const s of slots) {
     observer.unobserve(s.el);
@@ -482,7 +501,12 @@ async function closeDocument(): Promise<void> {
 
 window.addEventListener('message', (e: MessageEvent) => {
   const m = parseHostMessage(e.data);
-  if (!m) return;
+  if (!m) {
+    const d = e.data as { type?: unknown } | null;
+    console.warn(`pdf-page-diagnostics: ignored a malformed message (type ${typeof d === 'object' && d ? String(d.type) : typeof d})`);
+    if (typeof d === 'object' && d && d.type === 'load') console.warn('load fields', Object.entries(d).map(([k, v]) => `${k}:${Object.prototype.toString.call(v)}`).join(' '));
+    return;
+  }
   switch (m.type) {
     case 'load':
       void load(m);
@@ -504,5 +528,6 @@ window.addEventListener('message', (e: MessageEvent) => {
 });
 
 applyToggles();
+console.info('pdf-page-diagnostics webview started');
 setBanner('Loading…', 'info');
 vscode.postMessage({ type: 'ready' });

@@ -205,7 +205,7 @@ export class AnalysisPool {
       this.kill(slot, failureReport('budget-exceeded', `analysis did not finish within ${Math.round(limit / 1000)} s and was stopped`, Date.now() - task.started!));
     }, limit);
     // Transfer a private copy: a Buffer from workspace.fs may be a view into a shared pool.
-    const bytes = task.bytes.byteOffset === 0 && task.bytes.byteLength === task.bytes.buffer.byteLength ? task.bytes : task.bytes.slice();
+    const bytes = ownBytes(task.bytes);
     try {
       slot.worker!.postMessage({ id: task.id, bytes, options: task.options }, this.broken ? undefined : [bytes.buffer as ArrayBuffer]);
     } catch (e) {
@@ -270,4 +270,12 @@ export class AnalysisPool {
     this.log(`analysis worker failed: ${msg}`);
     this.kill(slot, task ? failureReport('damaged', `the analysis worker failed on this file: ${msg.slice(0, 200)}`, Date.now() - task.started!) : undefined);
   }
+}
+
+/** A Uint8Array that owns its whole buffer (a Buffer's slice() would still share node's pool, so copy explicitly). */
+function ownBytes(b: Uint8Array): Uint8Array {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b.constructor === Uint8Array ? b : new Uint8Array(b.buffer);
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  return copy;
 }

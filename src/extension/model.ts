@@ -261,7 +261,9 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
     let j = i;
     while (j + 1 < pages.length && pages[j + 1].page === pages[j].page + 1 && `${pages[j + 1].route}|${pages[j + 1].reasons.join(',')}` === key) j++;
     const severity = severityOf(p.route, trustOcrLayer);
-    if (severity && routes.has(p.route)) {
+    // Pages that are unknown for the document's own fault repeat the document-level entry: leave them out.
+    const repeatsError = report.error && p.route === 'unknown' && p.reasons.length === 1 && p.reasons[0] === report.error.reason;
+    if (severity && routes.has(p.route) && !repeatsError) {
       const many = j > i;
       const where = many ? `Pages ${p.page}–${pages[j].page}` : `Page ${p.page}`;
       const phrase = !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
@@ -317,7 +319,7 @@ export function metadataSections(report: DocumentReport, trustOcrLayer: boolean)
       .sort()
       .map((k) => ({ label: clip(k), value: clip(rec[k]) }));
   const sections: MetaSection[] = [];
-  sections.push({ title: 'Findings', rows: findings.length ? findings : [{ label: 'none', value: '' }] });
+  sections.push({ title: 'Findings', rows: findings });
   sections.push({ title: 'Document', rows: doc });
   sections.push({ title: 'Info dictionary', rows: rows(report.metadata.info) });
   sections.push({ title: 'XMP', rows: rows(report.metadata.xmp) });

@@ -198,7 +198,7 @@ class PreviewPanel implements vscode.Disposable {
         this.post({ type: 'loadError', message: `The file is larger than the ${Math.round(s.maxFileSizeBytes / 1048576)} MB limit (pdfPageDiagnostics.maxFileSizeMB).` });
         return;
       }
-      const bytes = await vscode.workspace.fs.readFile(this.uri);
+      const bytes = plainBytes(await vscode.workspace.fs.readFile(this.uri));
       const entry = this.manager.store.get(this.key);
       const msg: HostMessage = { type: 'load', fileName: basename(this.uri.path), uri: this.key, bytes, assets: this.assets() };
       if (entry) msg.report = overlayOf(entry.report, s.trustOcrLayer);
@@ -236,4 +236,17 @@ class PreviewPanel implements vscode.Disposable {
   dispose(): void {
     for (const s of this.subs) s.dispose();
   }
+}
+
+/**
+ * A plain Uint8Array over the file's bytes. The node host's readFile gives a Buffer, which VS Code's webview message
+ * serializer does not recognise as a typed array (it would arrive as a plain object); a small Buffer is also a view
+ * into a shared pool, which must not be sent whole.
+ */
+function plainBytes(b: Uint8Array): Uint8Array {
+  if (b.constructor === Uint8Array) return b;
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return new Uint8Array(b.buffer);
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  return copy;
 }

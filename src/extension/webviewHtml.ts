@@ -15,8 +15,8 @@ export interface WebviewUris {
 /**
  * default-src 'none'; scripts only with the nonce or from the extension's own (localResourceRoots-limited) folders;
  * no 'unsafe-eval' and no 'wasm-unsafe-eval' (pdf.js runs with isEvalSupported:false and without its wasm decoders).
- * worker-src: the pdf.js worker is a module from the extension; pdf.js wraps a cross-origin worker URL in a blob:
- * module that imports it, so blob: is needed (a webview's resources are served from another origin than the page).
+ * worker-src 'none': pdf.js's worker code is imported into the page (a blob: worker importing the extension's
+ * cross-origin resource hangs in webviews), so no worker of any kind is allowed.
  * connect-src: pdf.js fetches its CMaps and standard fonts from the extension.
  */
 export function buildCsp(cspSource: string, nonce: string): string {
@@ -26,7 +26,7 @@ export function buildCsp(cspSource: string, nonce: string): string {
     `style-src ${cspSource}`,
     `img-src ${cspSource} blob: data:`,
     `font-src ${cspSource}`,
-    `worker-src ${cspSource} blob:`,
+    "worker-src 'none'",
     `connect-src ${cspSource}`,
     "base-uri 'none'",
     "form-action 'none'",
