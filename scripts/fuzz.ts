@@ -6,19 +6,19 @@
  *
  * Seeds are the project's fixtures (test/fixtures/analyzer, test/fixtures/crypto; with --corpus also ../shared/corpus
  * files up to 2 MB when present). Mutant i of seed S is generated from its own PRNG stream (S, i), so `--index I`
- * regenerates exactly one mutant of a run. Each mutant is analysed in a worker thread (so a hang can be killed and
- * reported instead of freezing the run) with a small time budget; a throw, a broken report invariant or a worker
- * death is a crash, a run longer than budget + margin (or killed) is a timeout. Crashing and timing-out inputs are
+ * regenerates exactly one mutant of a run. Each mutant is analysed in a child process (so a hang can be killed and an
+ * out-of-memory abort reported instead of ending the run) with a small time budget; a throw, a broken report
+ * invariant or a dead child is a crash, a run longer than budget + margin (or killed) is a timeout. Crashing and timing-out inputs are
  * saved under test/fixtures/fuzz/ (named seed-index.pdf) with a line in the README there; they are replayed by
  * test/fuzz.test.ts. Exit status is 1 when there was any crash or timeout.
  *
  * The module also exports the pieces the robustness tests reuse: the PDF builder, the hostile generators, the
- * invariant checker and the isolated (worker) analyzer.
+ * invariant checker and the isolated (child process) analyzer.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { Deflate } from 'fflate';
 import type { AnalyzerOptions } from '../src/analyzer/options';
@@ -283,6 +283,15 @@ export const hostile = {
     const c = b.add({ dict: '/Filter /FlateDecode', data: new Uint8Array(deflateSync(Buffer.alloc(unit.length * ops, unit, 'latin1'), { level: 9 })) });
     const img = b.stream('/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8', '\x80');
     return pageDoc(b, c, `/XObject << /Im ${img} 0 R >>`);
+  },
+  /** a valid one-page file plus an update whose xref stream (two Flate layers, ~1 KB) claims `rows` objects */
+  xrefStreamBomb(rows = 10_000_000): Uint8Array {
+    const d = docWith([{ content: TEXT }]).bytes();
+    const s = latin1(d);
+    const root = /\/Root (\d+ \d+ R)/.exec(s)![1];
+    const prev = Number(/startxref\s+(\d+)/.exec(s)![1]);
+    const z = deflateSync(deflateSync(Buffer.alloc(rows * 4, Buffer.from([1, 0, 9, 0]))));
+    return concat([d, `\n99 0 obj\n<< /Type /XRef /W [1 2 1] /Index [0 ${rows}] /Size ${rows} /Root ${root} /Prev ${prev} /Filter [/FlateDecode /FlateDecode] /Length ${z.length} >>\nstream\n`, new Uint8Array(z), `\nendstream\nendobj\nstartxref\n${d.length + 1}\n%%EOF\n`]);
   },
   /** a reference chain of `n` objects (1 → 2 → … → content), or a cycle of `n` when cyclic */
   refChain(n: number, cyclic = false): Uint8Array {
@@ -827,18 +836,18 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
   return v;
 }
 
-// ---- isolated analysis (worker thread) ------------------------------------------------------------------------------
+// ---- isolated analysis (child process) -------------------------------------------------------------------------------
 
 export interface Outcome {
-  /** analyzePdfSync's own time, ms (undefined when the worker was killed) */
+  /** analyzePdfSync's own time, ms (undefined when the child was killed or died) */
   ms?: number;
   report?: DocumentReport;
-  /** thrown out of analyzePdfSync, the worker died, or invariants broke */
+  /** thrown out of analyzePdfSync, or the child died (out of memory, native crash) */
   crash?: string;
   /** killed after hardMs */
   killed?: boolean;
   violations: string[];
-  /** the worker's heapUsed + arrayBuffers when the analysis returned (no GC in between) */
+  /** the child's heapUsed + arrayBuffers when the analysis returned (no GC in between) */
   heapAfterMB?: number;
 }
 
@@ -848,88 +857,133 @@ interface Job {
   options: Partial<AnalyzerOptions>;
   wantReport: boolean;
 }
+interface Answer {
+  id: number;
+  ms: number;
+  report?: DocumentReport;
+  crash?: string;
+  violations: string[];
+  heap: number;
+}
 
-const WORKER_HEAP_MB = 1024;
+const CHILD_HEAP_MB = 1024;
 
-/** A worker thread running analyzePdfSync on request; a run that overruns `hardMs` is killed and the worker replaced. */
+/** Peak resident set of a process (Linux /proc VmHWM), in bytes; 0 where unavailable. */
+function peakRss(pid: number | undefined): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+function currentRss(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A child process running analyzePdfSync on request. A process rather than a worker thread: V8 aborts the whole
+ * process on some out-of-memory paths (a Map grown past the heap limit) even inside a worker with resourceLimits,
+ * which would take the harness (or the test runner) down with it. A run that overruns `hardMs` is killed, a child
+ * that dies is replaced, and either is reported as the outcome of that input.
+ */
 export class IsolatedAnalyzer {
-  private worker: Worker | undefined;
+  private child: ChildProcess | undefined;
   private seq = 0;
-  /** high-water of process RSS sampled every 5 ms while a job runs (covers the worker's heap and ArrayBuffers) */
-  peakRss = 0;
-  baseRss = 0;
+  private stderr = '';
+  /** largest growth of the child's peak RSS (VmHWM) over its idle size after start-up, bytes */
+  peakGrowth = 0;
+  private base = 0;
 
-  private spawn(): Worker {
-    const tsx = import.meta.resolve('tsx/esm/api');
-    const code = `import(${JSON.stringify(tsx)}).then(({ tsImport }) => tsImport(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`;
-    const w = new Worker(code, { eval: true, workerData: { fuzzWorker: true }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    w.unref();
-    return w;
+  /** @param heapMB the child's V8 old-space limit: a smaller one makes a runaway input die sooner */
+  constructor(private readonly heapMB = CHILD_HEAP_MB) {}
+
+  private spawn(): ChildProcess {
+    const tsx = import.meta.resolve('tsx');
+    const c = fork(fileURLToPath(import.meta.url), ['--fuzz-child'], {
+      execArgv: ['--import', tsx, `--max-old-space-size=${this.heapMB}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.stderr = '';
+    c.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-4000);
+    });
+    c.unref();
+    (c as unknown as { channel?: { unref(): void } }).channel?.unref();
+    return c;
   }
 
   async analyze(bytes: Uint8Array, options: Partial<AnalyzerOptions>, hardMs: number, wantReport = false): Promise<Outcome> {
-    if (!this.worker) {
-      this.worker = this.spawn();
-      // first job after a spawn also pays module loading: give it its own warm-up
-      await this.call(this.worker, { id: ++this.seq, bytes: new Uint8Array(0), options: {}, wantReport: false }, 60_000);
-      this.baseRss = process.memoryUsage().rss;
+    if (!this.child) {
+      this.child = this.spawn();
+      // the first job after a spawn pays module loading: a warm-up of its own
+      const warm = await this.call(this.child, { id: ++this.seq, bytes: new Uint8Array(0), options: {}, wantReport: false }, 60_000);
+      if (warm.crash || warm.killed) throw new Error(`the analysis child did not start: ${warm.crash ?? 'timeout'}`);
+      this.base = currentRss(this.child.pid);
     }
-    const w = this.worker;
-    const res = await this.call(w, { id: ++this.seq, bytes, options, wantReport }, hardMs);
-    if (res.killed || res.crash?.startsWith('worker ')) {
-      this.worker = undefined;
-      void w.terminate();
+    const c = this.child;
+    const res = await this.call(c, { id: ++this.seq, bytes, options, wantReport }, hardMs);
+    const grown = peakRss(c.pid) - this.base;
+    if (grown > this.peakGrowth) this.peakGrowth = grown;
+    if (res.killed || res.crash?.startsWith('child ')) {
+      this.child = undefined;
+      c.kill('SIGKILL');
     }
     return res;
   }
 
-  private call(w: Worker, job: Job, hardMs: number): Promise<Outcome> {
+  private call(c: ChildProcess, job: Job, hardMs: number): Promise<Outcome> {
     return new Promise((resolve) => {
       let done = false;
-      const sampler = setInterval(() => {
-        const rss = process.memoryUsage().rss;
-        if (rss > this.peakRss) this.peakRss = rss;
-      }, 5);
       const finish = (o: Outcome) => {
         if (done) return;
         done = true;
-        clearInterval(sampler);
         clearTimeout(timer);
-        w.off('message', onMsg);
-        w.off('error', onErr);
-        w.off('exit', onExit);
-        const rss = process.memoryUsage().rss;
-        if (rss > this.peakRss) this.peakRss = rss;
+        c.off('message', onMsg);
+        c.off('exit', onExit);
+        c.off('error', onErr);
         resolve(o);
       };
-      const onMsg = (m: { id: number; ms: number; report?: DocumentReport; crash?: string; violations: string[]; heap: number }) => {
-        if (m.id !== job.id) return;
-        finish({ ms: m.ms, report: m.report, crash: m.crash, violations: m.violations, heapAfterMB: m.heap });
+      const onMsg = (m: Answer) => {
+        if (m.id === job.id) finish({ ms: m.ms, report: m.report, crash: m.crash, violations: m.violations, heapAfterMB: m.heap });
       };
-      const onErr = (e: Error) => finish({ crash: `worker error: ${(e as { code?: string }).code ?? ''} ${String(e).slice(0, 300)}`, violations: [] });
-      const onExit = (c: number) => finish({ crash: `worker exited with ${c}`, violations: [] });
-      const timer = setTimeout(() => {
-        finish({ killed: true, violations: [] });
-        void w.terminate();
-      }, hardMs);
-      w.on('message', onMsg);
-      w.on('error', onErr);
-      w.on('exit', onExit);
-      w.postMessage(job);
+      const onExit = (code: number | null, signal: string | null) => {
+        // let the last of stderr (V8's out-of-memory report) arrive
+        setTimeout(() => {
+          const tail = this.stderr.replace(/\s+/g, ' ').trim().slice(-300);
+          finish({ crash: `child died (${signal ?? `exit ${code}`})${/heap out of memory|Allocation failed/i.test(this.stderr) ? ': out of memory' : ''} ${tail}`.trim(), violations: [] });
+        }, 50);
+      };
+      const onErr = (e: Error) => finish({ crash: `child error: ${String(e).slice(0, 300)}`, violations: [] });
+      const timer = setTimeout(() => finish({ killed: true, violations: [] }), hardMs);
+      c.on('message', onMsg);
+      c.on('exit', onExit);
+      c.on('error', onErr);
+      c.send(job);
     });
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) await w.terminate();
+    const c = this.child;
+    this.child = undefined;
+    if (c && c.exitCode === null) {
+      const gone = new Promise((r) => c.once('exit', r));
+      c.kill();
+      await gone;
+    }
   }
 }
 
-async function workerMain(): Promise<void> {
+async function childMain(): Promise<void> {
   const { analyzePdfSync } = await import('../src/analyzer/index');
   const { resolveOptions } = await import('../src/analyzer/options');
-  parentPort!.on('message', (job: Job) => {
+  process.on('message', (job: Job) => {
     let report: DocumentReport | undefined;
     let crash: string | undefined;
     const t = performance.now();
@@ -949,8 +1003,10 @@ async function workerMain(): Promise<void> {
         violations = [`invariant check threw: ${String(e)}`];
       }
     }
-    parentPort!.postMessage({ id: job.id, ms, crash, violations, heap, report: job.wantReport ? report : undefined });
+    const answer: Answer = { id: job.id, ms, crash, violations, heap, report: job.wantReport ? report : undefined };
+    process.send!(answer);
   });
+  process.on('disconnect', () => process.exit(0));
 }
 
 // ---- the run -----------------------------------------------------------------------------------------------------------
@@ -1037,9 +1093,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
   } finally {
     await iso.close();
   }
-  // heap figure: the larger of the worker's own heap+ArrayBuffers at the end of a run and the process RSS growth
-  // sampled during runs (Node 20 can't read a worker's heap from outside while it is busy)
-  const rssGrowth = Math.max(0, (iso.peakRss - iso.baseRss) / (1 << 20));
+  // memory figure: the larger of the child's heapUsed + ArrayBuffers when a run returned and the growth of its peak
+  // resident set (VmHWM, a true high-water mark, which also sees memory freed before the run returned)
+  const rssGrowth = iso.peakGrowth / (1 << 20);
   const maxHeapMB = Math.round(Math.max(maxHeap, rssGrowth));
   const crashes = failures.filter((f) => f.kind === 'crash').length;
   const timeouts = failures.length - crashes;
@@ -1060,7 +1116,7 @@ function saveReproducer(seed: number, f: Failure, bytes: Uint8Array): string {
 
 const README_HEAD = `# Fuzz reproducers
 
-Inputs that crashed the analyzer (a throw, a broken report invariant, a dead worker) or overran its time budget in
+Inputs that crashed the analyzer (a throw, a broken report invariant, a dead child process) or overran its time budget in
 \`scripts/fuzz.ts\`, saved as \`<seed>-<index>.pdf\` (regenerate one with \`--seed <seed> --index <index>\`).
 test/fuzz.test.ts replays every file here; an entry marked \`[todo: …]\` is a known open bug (the test is a todo).
 
@@ -1103,9 +1159,9 @@ async function cli(argv: string[]): Promise<number> {
   return s.crashes + s.timeouts > 0 ? 1 : 0;
 }
 
-if (!isMainThread && (workerData as { fuzzWorker?: boolean } | undefined)?.fuzzWorker) {
-  void workerMain();
-} else if (isMainThread && process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv.includes('--fuzz-child')) {
+  void childMain();
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   void cli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

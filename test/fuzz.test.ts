@@ -52,7 +52,8 @@ function todos(): Map<string, string> {
 }
 
 describe('fuzz reproducers (test/fixtures/fuzz)', () => {
-  const iso = new IsolatedAnalyzer();
+  // a smaller heap than the fuzz run's: a reproducer of unbounded memory then dies in seconds, not half a minute
+  const iso = new IsolatedAnalyzer(384);
   after(() => iso.close());
   const files = existsSync(FUZZ_DIR) ? readdirSync(FUZZ_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];
   const todo = todos();
