@@ -1,7 +1,8 @@
 // Bundles the VS Code extension with esbuild:
 //   dist/extension.cjs            desktop extension host (node, CJS)
 //   dist/analysisWorker.cjs       its analysis worker (node worker_threads)
-//   dist/web/extension.js         web extension host (browser web worker, CJS as VS Code's web host loads it)
+//   dist/web/extension.cjs        web extension host (browser web worker, CJS; .cjs because package.json says
+//                                 "type": "module" and the web host refuses what it takes for ESM)
 //   dist/web/analysisWorker.js    its analysis worker (classic Web Worker, so a blob wrapper can importScripts it)
 //   dist/webview/main.js|css      the page webview (ESM module script) with pdf.js
 //   dist/webview/pdf.worker.min.mjs, cmaps/, standard_fonts/, wasm/openjpeg_nowasm_fallback.js, codicons/
@@ -36,7 +37,7 @@ await Promise.all([
   build({
     ...common,
     entryPoints: ['src/extension/web.ts'],
-    outfile: 'dist/web/extension.js',
+    outfile: 'dist/web/extension.cjs',
     format: 'cjs',
     platform: 'browser',
     external: ['vscode'],

@@ -26,7 +26,7 @@ test('explorer menu matches .pdf case-insensitively and folders', () => {
 
 test('desktop and web entry points, untrusted and virtual workspaces, engine kept', () => {
   assert.equal(pkg.main, './dist/extension.cjs');
-  assert.equal(pkg.browser, './dist/web/extension.js');
+  assert.equal(pkg.browser, './dist/web/extension.cjs');
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
   assert.equal(pkg.capabilities.virtualWorkspaces, true);
   assert.equal(pkg.engines.vscode, '^1.95.0');

@@ -33,6 +33,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   const pool = new AnalysisPool(platform.workerFactory, effectiveWorkerCount(settings.workerCount, platform.hardwareConcurrency), platform.fallback, {
     log: (m) => log.appendLine(m),
   });
+  log.appendLine(pool.inProcess ? 'analysis runs on the extension host (no workers here)' : `analysis runs in up to ${pool.size} worker(s)`);
   const classifier = new Classifier(store, pool, getSettings, log);
   context.subscriptions.push({ dispose: () => pool.dispose() }, { dispose: () => store.dispose() });
 

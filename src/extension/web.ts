@@ -1,5 +1,5 @@
 /**
- * Web entry point (dist/web/extension.js) for vscode.dev and code-server's web worker extension host: analysis runs
+ * Web entry point (dist/web/extension.cjs) for vscode.dev and code-server's web worker extension host: analysis runs
  * in a nested Web Worker, or on the host thread (one file per task) when the host cannot start one.
  */
 import * as vscode from 'vscode';
@@ -14,11 +14,10 @@ interface WebWorkerLike {
 }
 type WorkerCtor = new (url: string, opts?: { name?: string }) => WebWorkerLike;
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const g = globalThis as unknown as { Worker?: WorkerCtor; navigator?: { hardwareConcurrency?: number } };
-  const url = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'analysisWorker.js').toString(true);
   activateWith(context, {
-    workerFactory: g.Worker ? () => webWorker(g.Worker!, url) : undefined,
+    workerFactory: g.Worker ? await webWorkerFactory(g.Worker, vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'analysisWorker.js')) : undefined,
     fallback: inProcessWorker,
     hardwareConcurrency: g.navigator?.hardwareConcurrency,
   });
@@ -26,22 +25,28 @@ export function activate(context: vscode.ExtensionContext): void {
 
 export function deactivate(): void {}
 
-function webWorker(Ctor: WorkerCtor, url: string): AnalysisWorker {
-  let w: WebWorkerLike;
+/**
+ * The worker script is read through workspace.fs and started from a blob: URL. The extension's own URI may not be
+ * loadable by the browser (vscode-remote:// under code-server, a cross-origin CDN on vscode.dev), but its bytes are.
+ */
+async function webWorkerFactory(Ctor: WorkerCtor, script: vscode.Uri): Promise<(() => AnalysisWorker) | undefined> {
+  let url: string;
   try {
-    w = new Ctor(url, { name: 'pdf-page-diagnostics-analysis' });
+    const code = await vscode.workspace.fs.readFile(script);
+    url = URL.createObjectURL(new Blob([code as Uint8Array<ArrayBuffer>], { type: 'text/javascript' }));
   } catch {
-    // A cross-origin script URL cannot start a worker directly; a same-origin blob that imports it can.
-    const blob = new Blob([`importScripts(${JSON.stringify(url)});`], { type: 'text/javascript' });
-    w = new Ctor(URL.createObjectURL(blob), { name: 'pdf-page-diagnostics-analysis' });
+    return undefined;
   }
-  return {
-    postMessage: (msg, transfer) => w.postMessage(msg, transfer ?? []),
-    onMessage: (cb) => w.addEventListener('message', (e) => cb(e.data)),
-    onError: (cb) => {
-      w.addEventListener('error', (e) => cb(new Error(e.message ?? 'worker error')));
-      w.addEventListener('messageerror', () => cb(new Error('worker message could not be read')));
-    },
-    terminate: () => w.terminate(),
+  return () => {
+    const w = new Ctor(url, { name: 'pdf-page-diagnostics-analysis' });
+    return {
+      postMessage: (msg, transfer) => w.postMessage(msg, transfer ?? []),
+      onMessage: (cb) => w.addEventListener('message', (e) => cb(e.data)),
+      onError: (cb) => {
+        w.addEventListener('error', (e) => cb(new Error(e.message ?? 'worker error')));
+        w.addEventListener('messageerror', () => cb(new Error('worker message could not be read')));
+      },
+      terminate: () => w.terminate(),
+    };
   };
 }
