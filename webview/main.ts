@@ -528,6 +528,5 @@ window.addEventListener('message', (e: MessageEvent) => {
 });
 
 applyToggles();
-console.info('pdf-page-diagnostics webview started');
 setBanner('Loading…', 'info');
 vscode.postMessage({ type: 'ready' });

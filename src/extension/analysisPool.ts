@@ -87,6 +87,7 @@ export class AnalysisPool {
       const s = this.slots[i];
       if (!s.task) {
         s.worker?.terminate();
+        s.worker = undefined;
         this.slots.splice(i, 1);
       }
     }
@@ -123,7 +124,10 @@ export class AnalysisPool {
   dispose(): void {
     this.disposed = true;
     this.cancelAll();
-    for (const s of this.slots) s.worker?.terminate();
+    for (const s of this.slots) {
+      s.worker?.terminate();
+      s.worker = undefined;
+    }
     this.slots = [];
   }
 
@@ -230,6 +234,7 @@ export class AnalysisPool {
     const i = this.slots.indexOf(slot);
     if (i >= this.targetSize && i >= 0) {
       slot.worker?.terminate();
+      slot.worker = undefined;
       this.slots.splice(i, 1);
     }
     queueMicrotask(() => this.dispatch());
