@@ -105,7 +105,7 @@ export function pageEvidenceLines(p: PageReport): string[] {
 export function findingsOf(report: DocumentReport, trustOcrLayer: boolean): string[] {
   const out: string[] = [];
   if (report.error) out.push(`${report.error.reason}: ${report.error.message}`);
-  if (report.encryption.needsPassword) out.push('password required');
+  if (report.encryption.needsPassword && report.error?.reason !== 'password-required') out.push('password required');
   for (const h of report.metadata.hints) out.push(h.message);
   const c = report.routeCounts;
   if (c.blank > 0) out.push(`${c.blank} blank page${c.blank === 1 ? '' : 's'}`);
