@@ -176,6 +176,7 @@ async function revealFirst(d: CommandDeps, files: vscode.Uri[]): Promise<void> {
   d.store.select(key);
   const node = d.tree.docNodeFor(key);
   if (!node) return;
+  d.tree.refreshNow();
   try {
     await vscode.commands.executeCommand(`${ROUTES_VIEW}.focus`);
     await d.treeView.reveal(node, { select: true, focus: false, expand: true });

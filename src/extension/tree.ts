@@ -32,9 +32,25 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     private readonly store: ReportStore,
     private readonly settings: () => ExtensionSettings,
   ) {
-    this.subs.push(store.onDidChange(() => this.changed.fire(undefined)), this.changed);
+    // Coalesce: a workspace run stores hundreds of reports in quick succession.
+    this.subs.push(
+      store.onDidChange(() => {
+        this.pending ??= setTimeout(() => this.refreshNow(), 80);
+      }),
+      this.changed,
+      { dispose: () => clearTimeout(this.pending) },
+    );
     void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.groupMode', this.mode);
     void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.filtered', false);
+  }
+
+  private pending: ReturnType<typeof setTimeout> | undefined;
+
+  /** Applies pending store changes at once (before a reveal). */
+  refreshNow(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
+    this.changed.fire(undefined);
   }
 
   get groupMode(): GroupMode {
