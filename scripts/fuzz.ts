@@ -969,14 +969,11 @@ export class IsolatedAnalyzer {
     });
   }
 
+  /** Stops the child. Not awaiting its exit: the child is unref'd, so a wait could let the event loop run dry. */
   async close(): Promise<void> {
     const c = this.child;
     this.child = undefined;
-    if (c && c.exitCode === null) {
-      const gone = new Promise((r) => c.once('exit', r));
-      c.kill();
-      await gone;
-    }
+    if (c && c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
 }
 

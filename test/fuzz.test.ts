@@ -1,7 +1,7 @@
 // The bounded, fixed-seed fuzz run of CI (issue 6) and the replay of every saved reproducer.
 //
 // FUZZ_COUNT mutants of seed FUZZ_SEED, sized by count, not by wall time, so the run is the same everywhere. 2,000
-// took 47–69 s on the shared 2-core dev machine (depending on the others' load), so CI runs 1,500 (~35–50 s): most
+// took 47–69 s on the shared 2-core dev machine (depending on the others' load), so CI runs 1,500 (31 s measured on a quieter machine, ~50 s loaded): most
 // mutants cost a few ms; those that legitimately run into their 2 s budget (exponential form fan-out, operator
 // floods) and the Flate bombs dominate. The long run: `npm run fuzz -- --count 10000` (README "Robustness").
 // On a failure, regenerate and save the input with:
@@ -63,7 +63,9 @@ describe('fuzz reproducers (test/fixtures/fuzz)', () => {
   });
   for (const f of files) {
     test(f, { todo: todo.get(f) }, async () => {
-      const o = await iso.analyze(new Uint8Array(readFileSync(join(FUZZ_DIR, f))), { timeBudgetMs: BUDGET_MS }, BUDGET_MS + MARGIN_MS + 10_000);
+      // an open bug (todo) gets a short leash: it is expected to fail, only not to slow the suite down
+      const hard = BUDGET_MS + MARGIN_MS + (todo.has(f) ? 1000 : 10_000);
+      const o = await iso.analyze(new Uint8Array(readFileSync(join(FUZZ_DIR, f))), { timeBudgetMs: BUDGET_MS }, hard);
       assert.ok(!o.killed, 'no answer: hang');
       assert.equal(o.crash, undefined, o.crash);
       assert.deepEqual(o.violations, []);
