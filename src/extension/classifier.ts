@@ -23,7 +23,7 @@ export function labelOf(uri: vscode.Uri): string {
 }
 
 export class Classifier {
-  private refused = new Map<string, string>();
+  private refused = new Map<string, { label: string; size: number; limit: number }>();
 
   constructor(
     private readonly store: ReportStore,
@@ -32,11 +32,15 @@ export class Classifier {
     private readonly log: vscode.OutputChannel,
   ) {}
 
-  /** Files refused for size in the last run, with their messages. */
-  takeRefused(): string[] {
-    const out = [...this.refused.values()];
+  /** A message about the files refused for size since the last call, or undefined. */
+  takeRefusedMessage(): string | undefined {
+    const files = [...this.refused.values()];
     this.refused.clear();
-    return out;
+    if (files.length === 0) return undefined;
+    const limit = `the ${humanSize(files[0].limit)} limit (pdfPageDiagnostics.maxFileSizeMB)`;
+    if (files.length === 1) return `Skipped ${files[0].label}: ${humanSize(files[0].size)} is above ${limit}.`;
+    const names = files.slice(0, 3).map((f) => `${f.label} (${humanSize(f.size)})`);
+    return `Skipped ${files.length} files above ${limit}: ${names.join(', ')}${files.length > 3 ? ', …' : ''}`;
   }
 
   async classifyOne(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Outcome> {
@@ -51,9 +55,8 @@ export class Classifier {
       return 'failed';
     }
     if (stat.size > s.maxFileSizeBytes) {
-      const msg = `${labelOf(uri)} is ${mb(stat.size)}, above the ${mb(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB)`;
-      this.refused.set(key, msg);
-      this.log.appendLine(`refused: ${msg}`);
+      this.refused.set(key, { label: labelOf(uri), size: stat.size, limit: s.maxFileSizeBytes });
+      this.log.appendLine(`refused: ${labelOf(uri)} is ${humanSize(stat.size)}, above ${humanSize(s.maxFileSizeBytes)}`);
       this.store.delete(key);
       return 'refused';
     }
@@ -86,6 +89,7 @@ export class Classifier {
    */
   async classifyMany(uris: vscode.Uri[], title: string, location = vscode.ProgressLocation.Notification): Promise<Map<Outcome, number>> {
     const counts = new Map<Outcome, number>();
+    this.refused.clear(); // refusals from single-file paths (watcher, preview) are not this run's news
     if (uris.length === 0) return counts;
     await vscode.window.withProgress({ location, title, cancellable: true }, async (progress, token) => {
       let next = 0;
@@ -108,8 +112,10 @@ export class Classifier {
   }
 }
 
-function mb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const [v, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : bytes < 1024 ** 3 ? [bytes / 1024 ** 2, 'MB'] : [bytes / 1024 ** 3, 'GB'];
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${unit}`;
 }
 
 /** PDFs in the whole workspace (files.exclude applies), sorted by path. */

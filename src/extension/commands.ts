@@ -152,12 +152,8 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
 
 async function runClassification(d: CommandDeps, files: vscode.Uri[], title: string): Promise<void> {
   const counts = await d.classifier.classifyMany(files, title);
-  const refused = d.classifier.takeRefused();
-  if (refused.length) {
-    void vscode.window.showWarningMessage(
-      refused.length === 1 ? `Skipped: ${refused[0]}.` : `Skipped ${refused.length} files above the size limit (pdfPageDiagnostics.maxFileSizeMB): ${refused.slice(0, 3).join('; ')}${refused.length > 3 ? '…' : ''}`,
-    );
-  }
+  const refused = d.classifier.takeRefusedMessage();
+  if (refused) void vscode.window.showWarningMessage(refused);
   const n = (o: Outcome) => counts.get(o) ?? 0;
   const done = n('analysed') + n('cached');
   if (done > 1) {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { type HostMessage, parseWebviewMessage, parseWebviewState, type WebviewAssets } from '../shared/protocol';
 import type { Classifier } from './classifier';
-import { isPdfUri } from './classifier';
+import { humanSize, isPdfUri } from './classifier';
 import { overlayOf } from './model';
 import type { ExtensionSettings } from './settings';
 import type { ReportStore } from './store';
@@ -195,7 +195,7 @@ class PreviewPanel implements vscode.Disposable {
       const s = this.manager.settings();
       const stat = await vscode.workspace.fs.stat(this.uri);
       if (stat.size > s.maxFileSizeBytes) {
-        this.post({ type: 'loadError', message: `The file is larger than the ${Math.round(s.maxFileSizeBytes / 1048576)} MB limit (pdfPageDiagnostics.maxFileSizeMB).` });
+        this.post({ type: 'loadError', message: `The file (${humanSize(stat.size)}) is larger than the ${humanSize(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB).` });
         return;
       }
       const bytes = plainBytes(await vscode.workspace.fs.readFile(this.uri));
