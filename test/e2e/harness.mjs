@@ -129,8 +129,29 @@ export async function runCommand(page, label, timeoutMs = 90_000) {
       if (Date.now() > end) throw new Error(`command "${label}" never appeared in the palette`);
       continue;
     }
-    await page.keyboard.press('Enter');
+    // Click the row that matched: Enter would run whichever row the palette happens to highlight first.
+    await row.click();
     return;
+  }
+}
+
+/** Opens the explorer context menu on `target` and clicks `label`, retrying while the menu lacks it (menus from a
+ *  just-installed extension appear once the extension host has read its manifest). */
+export async function contextMenu(page, target, label, prepare = async () => {}, timeoutMs = 90_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    await prepare();
+    await target.click({ button: 'right' });
+    const item = page.locator('.context-view .action-item', { hasText: label }).first();
+    try {
+      await item.waitFor({ timeout: 3000 });
+      await item.click();
+      return;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) throw new Error(`"${label}" never appeared in the context menu`);
+      await sleep(1000);
+    }
   }
 }
 

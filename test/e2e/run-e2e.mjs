@@ -6,7 +6,7 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, checkInstalled, installVsix, makeProfile, openBrowser, runCommand, sleep, startServer, waitFor } from './harness.mjs';
+import { ROOT, checkInstalled, contextMenu, installVsix, makeProfile, openBrowser, runCommand, sleep, startServer, waitFor } from './harness.mjs';
 import { makeWorkspace } from './workspace.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -45,7 +45,7 @@ checkInstalled();
 fs.mkdirSync(SHOTS, { recursive: true });
 
 // 1. package and install the .vsix; activation only when needed
-if (!args.has('--skip-package')) execSync('npm run -s build && npm run -s package', { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+if (!args.has('--skip-package')) execSync('npm run -s package', { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
 check(fs.existsSync(VSIX), `packaged ${path.basename(VSIX)}`);
 const activation = pkg.activationEvents ?? [];
 check(activation.length > 0 && !activation.includes('*') && !activation.includes('onStartupFinished'), `activation events are specific: ${activation.join(', ')}`);
@@ -66,22 +66,27 @@ const explorerRow = (name) => page.locator('.explorer-folders-view .monaco-list-
 await explorerRow('docs').waitFor({ timeout: 90_000 });
 
 const routesView = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Page Routes' }) });
-const treeRows = async () => (await routesView().locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+// Each row as "label description" (innerText would glue them: "Page 10 chars").
+const treeRows = async () =>
+  routesView()
+    .locator('.monaco-list-row')
+    .evaluateAll((rows) => rows.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`.replace(/\s+/g, ' ').trim()));
 
 // 2. explorer right-click → "Classify PDF Pages" on a multi-selection
 await step('classify a multi-selection from the explorer context menu', page, async () => {
   if (!(await explorerRow('text.pdf').isVisible())) await explorerRow('docs').click();
   await explorerRow('text.pdf').waitFor();
-  await explorerRow('mixed.pdf').click();
-  await explorerRow('scan.pdf').click({ modifiers: ['Control'] });
-  await explorerRow('scan.pdf').click({ button: 'right' });
-  const item = page.locator('.context-view .action-item', { hasText: 'Classify PDF Pages' }).first();
-  await item.waitFor({ timeout: 60_000 });
-  await item.click();
+  // The extension's view container shows once the extension host has read the manifest; menus come with it.
+  await page.locator('.activitybar .action-item a[aria-label*="PDF Page Diagnostics"]').first().waitFor({ timeout: 90_000 });
+  // A range selection (mixed.pdf … scan.pdf: mixed, ocr-layer, scan), made again on every try of the menu.
+  await contextMenu(page, explorerRow('scan.pdf'), 'Classify PDF Pages', async () => {
+    await explorerRow('mixed.pdf').click();
+    await explorerRow('scan.pdf').click({ modifiers: ['Shift'] });
+  });
   await waitFor(async () => {
     const rows = await treeRows();
-    return rows.some((r) => r.includes('mixed.pdf')) && rows.some((r) => r.includes('scan.pdf'));
-  }, 'mixed.pdf and scan.pdf in the Page Routes tree', 60_000);
+    return rows.some((r) => r.startsWith('mixed.pdf')) && rows.some((r) => r.startsWith('scan.pdf')) && rows.some((r) => r.startsWith('ocr-layer.pdf'));
+  }, 'mixed.pdf, ocr-layer.pdf and scan.pdf in the Page Routes tree', 60_000);
   const rows = await treeRows();
   check(rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)), `mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`);
   check(!rows.some((r) => r.includes('text.pdf')), 'text.pdf, not selected, was not classified');
@@ -92,10 +97,7 @@ await step('classify a folder from the explorer context menu', page, async () =>
   await runCommand(page, 'View: Show Explorer');
   await explorerRow('docs').waitFor({ timeout: 15_000 });
   if (!(await explorerRow('locked.pdf').isVisible())) await explorerRow('more').click();
-  await explorerRow('more').click({ button: 'right' });
-  const item = page.locator('.context-view .action-item', { hasText: 'Classify PDF Pages' }).first();
-  await item.waitFor({ timeout: 30_000 });
-  await item.click();
+  await contextMenu(page, explorerRow('more'), 'Classify PDF Pages');
   await waitFor(async () => (await treeRows()).some((r) => r.includes('locked.pdf')), 'locked.pdf in the tree', 60_000);
   const rows = await treeRows();
   const locked = rows.find((r) => r.includes('locked.pdf')) ?? '';
@@ -133,6 +135,8 @@ await step('classify all shows progress; cancel works', page, async () => {
 
 // 5. the metadata panel for the selected document
 await step('metadata panel shows producer and OCR hint', page, async () => {
+  // Select another document first: clicking the row that is already selected changes nothing.
+  await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
   const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
   await waitFor(async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'), 'OCRmyPDF in the metadata view', 30_000);
@@ -144,12 +148,21 @@ await page.screenshot({ path: path.join(SHOTS, 'metadata-light.png') });
 
 // 6. clicking a page opens the page webview: a rendered canvas and the image box over the scan
 await step('page webview renders the page and draws image boxes', page, async () => {
-  const scanDoc = routesView().locator('.monaco-list-row', { hasText: 'scan.pdf' }).first();
-  await scanDoc.click();
-  await page.keyboard.press('ArrowRight');
-  const pageRow = routesView().locator('.monaco-list-row', { hasText: /Page 1|^1\b|p\.? ?1/ });
-  await waitFor(async () => (await pageRow.count()) > 0, 'a page row under scan.pdf', 15_000);
-  await pageRow.last().click();
+  // Expand scan.pdf (and its OCR group) until its "Page 1" row shows; rows are read in DOM order, as nth() counts.
+  const index = await waitFor(async () => {
+    const rows = await treeRows();
+    const at = rows.findIndex((r) => r.startsWith('scan.pdf'));
+    if (at < 0) return 0;
+    let next = rows.findIndex((r, i) => i > at && /\.pdf/.test(r));
+    if (next < 0) next = rows.length;
+    const pg = rows.findIndex((r, i) => i > at && i < next && /^Page 1\b/.test(r));
+    if (pg > at) return pg + 1;
+    const collapsedRow = next === at + 1 ? at : at + 1; // the document itself, or its first group
+    await routesView().locator('.monaco-list-row').nth(collapsedRow).click();
+    await page.keyboard.press('ArrowRight');
+    return 0;
+  }, 'the page row under scan.pdf', 20_000);
+  await routesView().locator('.monaco-list-row').nth(index - 1).click();
   const inner = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await inner.locator('canvas.canvas').first().waitFor({ timeout: 60_000 });
   const nonBlank = await waitFor(
@@ -176,10 +189,10 @@ await page.screenshot({ path: path.join(SHOTS, 'webview-light.png') });
 
 // 10. the same views in the dark theme
 await step('dark theme screenshots', page, async () => {
-  // The workbench applies user settings live: switch the theme by writing them, as a user's settings.json would.
-  const settingsPath = path.join(RUN, 'user-data/User/settings.json');
-  const settings = JSON.parse(fs.readFileSync(settingsPath, 'utf8'));
-  fs.writeFileSync(settingsPath, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Dark Modern' }, null, 1));
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.fill('Dark Modern');
+  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Dark Modern$/ }) }).first().click({ timeout: 15_000 });
   await waitFor(async () => (await page.locator('.monaco-workbench.vs-dark').count()) > 0, 'dark workbench', 15_000);
   await sleep(1000);
   await page.screenshot({ path: path.join(SHOTS, 'webview-dark.png') });
