@@ -185,6 +185,9 @@ export class XRef implements Resolver {
     const data = dec.data;
     const rowLen = w0 + w1 + w2;
     if (rowLen === 0) return dict;
+    // Every real object takes a few bytes of the file, so a file can't hold more objects than this: rows beyond it
+    // are claims a hostile xref stream makes to exhaust memory (10 M rows from a 1 KB file).
+    const maxEntries = (this.bytes.length >> 2) + 1024;
     let p = 0;
     for (let i = 0; i + 1 < index.length; i += 2) {
       const start = index[i];
@@ -199,8 +202,12 @@ export class XRef implements Resolver {
         for (let j = 0; j < w2; j++) f2 = f2 * 256 + data[p++];
         const num = start + k;
         if (num >= MAX_OBJECT_NUMBER || this.entries.has(num)) continue;
-        if (type === 1 && f1 > 0) this.entries.set(num, { type: 1, a: f1, b: f2 });
-        else if (type === 2) this.entries.set(num, { type: 2, a: f1, b: f2 });
+        if (this.entries.size >= maxEntries) {
+          this.notes.push(`an xref stream lists more objects than the file can hold: the rest ignored`);
+          return dict;
+        }
+        if (type === 1 && f1 > 0 && f1 < this.bytes.length) this.entries.set(num, { type: 1, a: f1, b: f2 });
+        else if (type === 2 && f1 !== num) this.entries.set(num, { type: 2, a: f1, b: f2 });
       }
     }
     return dict;
@@ -336,7 +343,9 @@ export class XRef implements Resolver {
     const data = dec.data;
     const lx = new Lexer(data, 0, Math.min(first, data.length));
     const offsets = new Map<number, number>();
-    for (let i = 0; i < n && i < 1_000_000; i++) {
+    // An object in a stream takes at least a couple of bytes: a larger /N is a lie, not a reason to allocate.
+    const maxObjects = Math.min(n, (data.length >> 1) + 1);
+    for (let i = 0; i < maxObjects; i++) {
       const a = lx.next();
       const b = lx.next();
       if (typeof a !== 'number' || typeof b !== 'number') break;
