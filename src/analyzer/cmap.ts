@@ -10,6 +10,7 @@
  * a single forward byte loop, and nothing recurses.
  */
 import { CodeClass, addClass, classifyCodepoint, CLASS_SPACE } from './encodings';
+import { latin1 } from './text';
 
 export interface CodespaceRange {
   /** bytes in a code of this range, 1–4 */
@@ -305,7 +306,7 @@ class Lexer {
     this.end = q;
     this.pos = q;
     if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
-      const v = Number(latin1(d, p, q));
+      const v = Number(latin1Range(d, p, q));
       if (Number.isFinite(v)) {
         this.num = v;
         return T_NUM;
@@ -321,7 +322,7 @@ class Lexer {
     return true;
   }
   text(): string {
-    return latin1(this.d, this.start, this.end);
+    return latin1Range(this.d, this.start, this.end);
   }
   /** the scratch string as a big-endian number of at most 4 bytes; -1 when longer or empty */
   code(): number {
@@ -332,14 +333,13 @@ class Lexer {
     return v;
   }
   strText(): string {
-    return latin1(this.str, 0, this.strLen);
+    return latin1Range(this.str, 0, this.strLen);
   }
 }
 
-function latin1(d: Uint8Array, from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to && i < from + 256; i++) s += String.fromCharCode(d[i]);
-  return s;
+/** A short token as a string: at most 256 bytes (tokens here are names and numbers; longer ones are junk). */
+function latin1Range(d: Uint8Array, from: number, to: number): string {
+  return latin1(d.subarray(from, Math.min(to, from + 256)));
 }
 
 /**

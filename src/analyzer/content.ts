@@ -6,7 +6,7 @@
 import type { PageNode } from './document';
 import { type LoadedFont, type TextTally, loadFont } from './fonts';
 import { type Matrix, IDENTITY, area, clipRect, contains, multiply, transformRect, unionArea } from './geometry';
-import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isWhite } from './lexer';
+import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber, numberArray } from './objects';
 import type { AnalyzerOptions } from './options';
 import { Parser } from './parser';
@@ -727,7 +727,7 @@ class PageScanner {
       // Trust the length when EI follows it.
       let q = p + len;
       while (q < lexer.end && isWhite(buf[q])) q++;
-      if (buf[q] === 69 && buf[q + 1] === 73 && (q + 2 >= lexer.end || !isRegularByte(buf[q + 2]))) end = q + 2;
+      if (buf[q] === 69 && buf[q + 1] === 73 && (q + 2 >= lexer.end || !isRegular(buf[q + 2]))) end = q + 2;
     }
     if (end < 0) end = findEI(buf, p, lexer.end);
     lexer.pos = end;
@@ -850,10 +850,6 @@ function translate(m: Matrix, tx: number, ty: number): Matrix {
 function allNumbers(ops: PdfValue[], from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (typeof ops[i] !== 'number' || !Number.isFinite(ops[i] as number)) return false;
   return true;
-}
-
-function isRegularByte(c: number): boolean {
-  return !(c === 0 || c === 9 || c === 10 || c === 12 || c === 13 || c === 32 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 123 || c === 125 || c === 47 || c === 37);
 }
 
 /**

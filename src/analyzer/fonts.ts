@@ -36,6 +36,7 @@ import {
   zapfDingbatsEncoding,
 } from './encodings';
 import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
+import { latin1 } from './text';
 
 export interface TextTally {
   /** non-whitespace Unicode characters produced (a code mapping to "fi" counts 2; an unmappable code counts 1 and is bad) */
@@ -416,7 +417,7 @@ export function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string |
     if (d[p] === 47 /* / */) p++;
     while (p < end && !isSpace(d[p]) && d[p] !== 47 && d[p] !== 91 && d[p] !== 93 && d[p] !== 123 && d[p] !== 125) p++;
     if (p === start) p++;
-    const tok = latin1(d, start, p);
+    const tok = latin1Range(d, start, p);
     if (tok === 'put' && prev3 === 'dup' && prev1.startsWith('/')) {
       const code = Number(prev2);
       if (Number.isInteger(code) && code >= 0 && code < 256) {
@@ -529,7 +530,7 @@ function readCff(d: Uint8Array): 'standard' | (string | undefined)[] | undefined
     if (k >= strings.count) return undefined;
     const from = strings.data + offsetAt(strings, k);
     const to = Math.min(strings.data + offsetAt(strings, k + 1), from + 64, n);
-    return latin1(d, from, to);
+    return latin1Range(d, from, to);
   };
   // glyph → SID from the charset: 0 is ISOAdobe (GID = SID); 1 and 2 (expert sets) are not read
   const gidSid = new Int32Array(nGlyphs).fill(-1);
@@ -586,10 +587,9 @@ function indexOf(d: Uint8Array, s: string, from: number, to: number): number {
   for (let i = from; i <= last; i++) if (d[i] === first && startsWith(d, i, s)) return i;
   return -1;
 }
-function latin1(d: Uint8Array, from: number, to: number): string {
-  let s = '';
-  for (let i = from; i < to && i < from + 128; i++) s += String.fromCharCode(d[i]);
-  return s;
+/** A short token as a string: at most 128 bytes (tokens here are names and numbers; longer ones are junk). */
+function latin1Range(d: Uint8Array, from: number, to: number): string {
+  return latin1(d.subarray(from, Math.min(to, from + 128)));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+import { latin1 } from './text';
+
 /**
  * Tokenizer for PDF syntax, shared by the object parser (file structure) and the content-stream interpreter.
  * It works on bytes, allocates only for the values it returns, and never throws: malformed input yields
@@ -317,12 +319,4 @@ export class Lexer {
     }
     return -1;
   }
-}
-
-export function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 8192) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
-  }
-  return s;
 }

@@ -1,7 +1,7 @@
 /**
  * Builds PDF objects from tokens. Nesting is capped, so a hostile file of a million `[` can't overflow the stack.
  */
-import { ARRAY_END, ARRAY_START, Cmd, DICT_END, DICT_START, EOF, Lexer, type Token } from './lexer';
+import { ARRAY_END, ARRAY_START, Cmd, DICT_END, DICT_START, EOF, Lexer, type Token, isRegular } from './lexer';
 import { PdfDict, type PdfValue, Ref } from './objects';
 
 export const MAX_NESTING = 64;
@@ -40,7 +40,7 @@ export class Parser {
       const gen = lx.readNumber();
       if (gen !== undefined && Number.isInteger(gen)) {
         lx.skipWhite();
-        if (lx.buf[lx.pos] === 82 /* R */ && !isRegularAt(lx, lx.pos + 1)) {
+        if (lx.buf[lx.pos] === 82 /* R */ && !(lx.pos + 1 < lx.end && isRegular(lx.buf[lx.pos + 1]))) {
           lx.pos++;
           return new Ref(n, gen);
         }
@@ -119,10 +119,4 @@ export class Parser {
       else if (t === close) level--;
     }
   }
-}
-
-function isRegularAt(lx: Lexer, p: number): boolean {
-  if (p >= lx.end) return false;
-  const c = lx.buf[p];
-  return !(c === 0 || c === 9 || c === 10 || c === 12 || c === 13 || c === 32 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 123 || c === 125 || c === 47 || c === 37);
 }
