@@ -635,3 +635,22 @@ test('garbage into every filter never throws', () => {
     assert.ok(r.data.length <= 4096 + i);
   }
 });
+
+test('flate: a passed deadline stops a bomb between pushes, keeping what decoded', () => {
+  const z = zlibSync(new Uint8Array(50 << 20), { level: 9 });
+  const late = decodeFilters(z, ['FlateDecode'], [], BIG, Date.now() - 1);
+  assert.equal(late.outOfTime, true);
+  assert.equal(late.error, undefined, 'running out of time is not a fault of the data');
+  assert.ok(late.data.length > 0 && late.data.length < 50 << 20, `${late.data.length} bytes`);
+  // the same stream with time to spare decodes in full
+  const onTime = decodeFilters(z, ['FlateDecode'], [], BIG, Date.now() + 60_000);
+  assert.equal(onTime.outOfTime, undefined);
+  assert.equal(onTime.data.length, 50 << 20);
+});
+
+test('a chain stops after the stage during which the deadline passed', () => {
+  const z = zlibSync(bytes('BT /F1 12 Tf (x) Tj ET'));
+  const r = decodeFilters(hexEncode(z), ['ASCIIHexDecode', 'FlateDecode'], [], BIG, Date.now() - 1);
+  assert.equal(r.outOfTime, true);
+  assert.deepEqual(r.data, z, 'the hex stage ran, the flate stage did not');
+});

@@ -37,7 +37,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       report.error = { reason: 'not-a-pdf', message: 'input is not a byte array' };
       return finish(report, start);
     }
-    doc = openDocument(bytes, opts);
+    doc = openDocument(bytes, opts, start + opts.timeBudgetMs);
     report.pdfVersion = doc.version;
     report.encryption = doc.encryption;
     report.notes.push(...doc.notes);

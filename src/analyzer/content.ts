@@ -166,6 +166,7 @@ class PageScanner {
     if (left <= 0) throw new LimitHit('stream-too-large');
     const dec = this.r.decodeStream(s, Math.min(this.opt.maxStreamBytes, left));
     this.bytesDecoded += dec.data.length;
+    if (dec.outOfTime) throw new LimitHit('budget-exceeded');
     if (dec.truncated) {
       this.faults.add('stream-too-large');
       this.notes.push(`a content stream was cut at ${dec.data.length} decoded bytes`);
@@ -252,10 +253,13 @@ class PageScanner {
     const fontRes = this.subDict(resources, 'Font');
     let xobjRes: PdfDict | undefined | null = null; // looked up on first use
     const deadline = this.ctx.deadline;
+    // Operands count towards the clock too: a stream of megabytes of numbers has no operator to check it at.
+    let tokens = 0;
 
     for (;;) {
       const tok = lexer.next();
       if (tok === EOF) break;
+      if ((++tokens & 16383) === 0 && Date.now() > deadline) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
         if (ops.length < MAX_OPERANDS) ops.push(tok as PdfValue);
         continue;

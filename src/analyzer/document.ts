@@ -30,9 +30,11 @@ export interface OpenedDocument {
 
 const LETTER: Rect = [0, 0, 612, 792];
 
-export function openDocument(bytes: Uint8Array, options: AnalyzerOptions): OpenedDocument {
+/** @param deadline `Date.now()` past which stream decoding gives up (the analysis's time budget) */
+export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, deadline = Infinity): OpenedDocument {
   const notes: string[] = [];
   const xref = new XRef(bytes, options);
+  xref.deadline = deadline;
   const result: OpenedDocument = { xref, version: undefined, catalog: undefined, pages: [], encryption: { encrypted: false }, notes };
   if (bytes.length === 0) {
     result.fatal = { reason: 'empty-file', message: 'the file is empty' };

@@ -21,6 +21,8 @@ interface StageResult {
   /** output reached the cap and there was more */
   truncated: boolean;
   error?: string;
+  /** the deadline passed before the stage finished: `data` is what decoded by then */
+  outOfTime?: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -61,6 +63,8 @@ const HARD_CAP = 0x7fffffff;
  * - A corrupt stage keeps what it decoded and the chain continues on that; the first fault is in `error`.
  * - An image filter, Crypt or an unknown filter ends the chain: `stoppedAt` is its canonical full name
  *   (e.g. 'DCTDecode' for 'DCT') or, when unknown, the name as given; `data` is the earlier filters' output.
+ * - Past `deadline` (a `Date.now()` value) decoding stops between pushes and stages: a bomb under the byte cap can
+ *   still cost seconds, and the caller's time budget must hold. `outOfTime` is set and `data` is what decoded.
  * Never throws. The returned data may share memory with `raw` (e.g. with no filters); treat it as read-only.
  */
 export function decodeFilters(
@@ -68,6 +72,7 @@ export function decodeFilters(
   filters: string[],
   params: (FilterParams | undefined)[],
   maxBytes: number,
+  deadline = Infinity,
 ): DecodedStream {
   const cap = sanitizeCap(maxBytes);
   let data = raw instanceof Uint8Array ? raw : EMPTY;
@@ -84,10 +89,15 @@ export function decodeFilters(
         return finish(data, cap, truncated, error, STOP_FILTERS.get(name) ?? name);
       }
       const p = Array.isArray(params) ? params[i] : undefined;
-      const stage = runStage(kind, data, p !== null && typeof p === 'object' ? p : undefined, cap, truncated);
+      const stage = runStage(kind, data, p !== null && typeof p === 'object' ? p : undefined, cap, truncated, deadline);
       data = stage.data;
       if (stage.truncated) truncated = true;
       if (stage.error !== undefined && error === undefined) error = `${name}: ${stage.error}`;
+      if (stage.outOfTime || (i + 1 < list.length && Date.now() > deadline)) {
+        const out = finish(data, cap, truncated, error, undefined);
+        out.outOfTime = true;
+        return out;
+      }
     }
     return finish(data, cap, truncated, error, undefined);
   } catch (e) {
@@ -120,10 +130,10 @@ function finish(
 }
 
 /** @param inputTruncated the input is a prefix of the real data (an earlier stage hit the cap): running out early is no fault */
-function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined, cap: number, inputTruncated: boolean): StageResult {
+function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   switch (kind) {
     case 'flate':
-      return applyPredictor(inflate(input, cap, inputTruncated), p, cap);
+      return applyPredictor(inflate(input, cap, inputTruncated, deadline), p, cap);
     case 'lzw':
       return applyPredictor(lzwDecode(input, cap, earlyChangeOf(p)), p, cap);
     case 'hex':
@@ -174,20 +184,22 @@ interface InflatePass {
   /** the input slice whose push threw */
   failFrom: number;
   failTo: number;
+  /** stopped because the deadline passed */
+  outOfTime?: boolean;
 }
 
-function inflate(input: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+function inflate(input: Uint8Array, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   if (input.length === 0) return { data: EMPTY, truncated: false };
   const hdr = zlibHeaderLength(input);
-  if (hdr > 0) return inflateFrom(input, hdr, cap, inputTruncated);
+  if (hdr > 0) return inflateFrom(input, hdr, cap, inputTruncated, deadline);
   // No valid zlib header: raw deflate (some writers emit it), or a zlib header with a wrong check byte. A first
   // byte with method 8 in its low nibble reads as a stored block with a set padding bit, which deflate writers
   // never produce: that is a damaged zlib header. The other reading is tried only when the likely one fails, and
   // wins only if it decodes cleanly (a wrong reading can turn out garbage before it fails).
   const looksZlib = input.length > 2 && (input[0] & 0x0f) === 8 && input[0] >> 4 <= 7;
-  const first = inflateFrom(input, looksZlib ? 2 : 0, cap, inputTruncated);
-  if (first.error === undefined || input.length <= 2) return first;
-  const second = inflateFrom(input, looksZlib ? 0 : 2, cap, inputTruncated);
+  const first = inflateFrom(input, looksZlib ? 2 : 0, cap, inputTruncated, deadline);
+  if (first.error === undefined || first.outOfTime || input.length <= 2) return first;
+  const second = inflateFrom(input, looksZlib ? 0 : 2, cap, inputTruncated, deadline);
   if (second.error === undefined || first.data.length === 0) return second;
   return first;
 }
@@ -202,21 +214,22 @@ function zlibHeaderLength(d: Uint8Array): number {
   return flg & 0x20 ? 6 : 2;
 }
 
-function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncated: boolean): StageResult {
-  let pass = inflatePass(input, start, cap, input.length, 0);
+function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncated: boolean, deadline: number): StageResult {
+  let pass = inflatePass(input, start, cap, input.length, 0, deadline);
   // fflate drops the output of a push that throws: replay with ever finer slices up to the faulty one to keep
   // everything that decodes before the fault. Only corrupt data pays for this.
   let best = pass;
   for (const step of REPLAY_STEPS) {
-    if (pass.error === undefined || pass.failTo - pass.failFrom <= step) continue;
-    pass = inflatePass(input, start, cap, pass.failFrom, step);
+    if (pass.error === undefined || pass.outOfTime || pass.failTo - pass.failFrom <= step) continue;
+    pass = inflatePass(input, start, cap, pass.failFrom, step, deadline);
     if (pass.total > best.total || pass.error === undefined) best = pass;
   }
   const truncated = best.total > cap;
   let error = best.error;
-  if (error === undefined && !best.ended && !truncated && !inputTruncated) error = 'unexpected end of data';
+  if (error === undefined && !best.ended && !truncated && !inputTruncated && !best.outOfTime) error = 'unexpected end of data';
   const out: StageResult = { data: trimmed(best.out, Math.min(best.total, cap)), truncated };
   if (error !== undefined) out.error = error;
+  if (best.outOfTime) out.outOfTime = true;
   return out;
 }
 
@@ -224,7 +237,7 @@ function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncat
  * One run of fflate's streaming inflate over input[start..], in slices: adaptive ones before `fineFrom`, slices of
  * `fineStep` bytes from there on. Stops once the output exceeds the cap, the stream ends, or a push throws.
  */
-function inflatePass(input: Uint8Array, start: number, cap: number, fineFrom: number, fineStep: number): InflatePass {
+function inflatePass(input: Uint8Array, start: number, cap: number, fineFrom: number, fineStep: number, deadline: number): InflatePass {
   // Copying fflate's chunks into one growing buffer (rather than joining them at the end) keeps the peak near
   // 1.5× the output instead of 2×.
   const res: InflatePass = {
@@ -265,6 +278,10 @@ function inflatePass(input: Uint8Array, start: number, cap: number, fineFrom: nu
     const st = streamState(inf);
     if (st === 'ended') {
       res.ended = true;
+      return res;
+    }
+    if (pos < end && Date.now() > deadline) {
+      res.outOfTime = true;
       return res;
     }
   }

@@ -76,6 +76,8 @@ export interface DecodedStream {
   error?: string;
   /** an image filter (DCTDecode, JPXDecode, JBIG2Decode, CCITTFaxDecode) or an unknown one stopped decoding */
   stoppedAt?: string;
+  /** the document's time budget ran out while decoding; `data` is what decoded by then */
+  outOfTime?: boolean;
 }
 
 /** How the analyzer modules reach objects of the document. Implemented by the xref/document layer. */

@@ -51,6 +51,8 @@ export class XRef implements Resolver {
   private readonly objStms = new Map<number, ObjStmIndex | null>();
   private scanIndex: Map<number, number> | undefined;
   private objectCount = 0;
+  /** `Date.now()` past which stream decoding stops (the analysis's time budget); set by the document opener */
+  deadline = Infinity;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -384,7 +386,7 @@ export class XRef implements Resolver {
         if (raw.length > maxBytes) return { data: raw.subarray(0, maxBytes), truncated: true };
         return { data: raw, truncated: false };
       }
-      return decodeFilters(raw, filters, params, maxBytes);
+      return decodeFilters(raw, filters, params, maxBytes, this.deadline);
     } catch (e) {
       return { data: new Uint8Array(0), truncated: false, error: String(e) };
     }
