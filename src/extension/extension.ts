@@ -8,6 +8,7 @@ import { Classifier, isPdfUri, PDF_GLOB } from './classifier';
 import { registerCommands } from './commands';
 import { ProblemsPublisher } from './diagnostics';
 import { METADATA_VIEW, MetadataTree } from './metadataView';
+import type { TreeNode } from './model';
 import { PreviewManager } from './preview';
 import { affectsAnalysis, effectiveWorkerCount, readSettings, SECTION, type ExtensionSettings } from './settings';
 import { activePdf, PdfStatusBar } from './statusBar';
@@ -22,7 +23,15 @@ export interface Platform {
   hardwareConcurrency: number | undefined;
 }
 
-export function activateWith(context: vscode.ExtensionContext, platform: Platform): void {
+/**
+ * What activate() returns (`vscode.extensions.getExtension('pdf-page-diagnostics.pdf-page-diagnostics').exports`):
+ * read-only access to the Page Routes tree as VS Code sees it, for other extensions and the integration tests.
+ */
+export interface PdfPageDiagnosticsApi {
+  readonly routesTree: Pick<vscode.TreeDataProvider<TreeNode>, 'getChildren' | 'getTreeItem'>;
+}
+
+export function activateWith(context: vscode.ExtensionContext, platform: Platform): PdfPageDiagnosticsApi {
   const log = vscode.window.createOutputChannel('PDF Page Diagnostics');
   context.subscriptions.push(log);
 
@@ -110,4 +119,5 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     }),
   );
   void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.hasResults', false);
+  return { routesTree: { getChildren: (node?: TreeNode) => tree.getChildren(node), getTreeItem: (node: TreeNode) => tree.getTreeItem(node) } };
 }

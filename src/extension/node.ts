@@ -3,12 +3,12 @@ import { availableParallelism, cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { AnalysisWorker } from './analysisPool';
-import { activateWith } from './extension';
+import { activateWith, type PdfPageDiagnosticsApi } from './extension';
 import { inProcessWorker } from './worker/inProcess';
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): PdfPageDiagnosticsApi {
   const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'analysisWorker.cjs').fsPath;
-  activateWith(context, {
+  return activateWith(context, {
     workerFactory: () => nodeWorker(script),
     fallback: inProcessWorker,
     hardwareConcurrency: typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,

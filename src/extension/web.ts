@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AnalysisWorker } from './analysisPool';
-import { activateWith } from './extension';
+import { activateWith, type PdfPageDiagnosticsApi } from './extension';
 import { inProcessWorker } from './worker/inProcess';
 
 interface WebWorkerLike {
@@ -14,9 +14,9 @@ interface WebWorkerLike {
 }
 type WorkerCtor = new (url: string, opts?: { name?: string }) => WebWorkerLike;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<PdfPageDiagnosticsApi> {
   const g = globalThis as unknown as { Worker?: WorkerCtor; navigator?: { hardwareConcurrency?: number } };
-  activateWith(context, {
+  return activateWith(context, {
     workerFactory: g.Worker ? await webWorkerFactory(g.Worker, vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'analysisWorker.js')) : undefined,
     fallback: inProcessWorker,
     hardwareConcurrency: g.navigator?.hardwareConcurrency,
