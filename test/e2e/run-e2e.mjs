@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 // End-to-end suite in a real VS Code (code-server), through its menus, views and webview.
-//   node test/e2e/run-e2e.mjs [--keep] [--skip-package]     env: PORT (8771), E2E_CACHE
-// Needs test/e2e/install.sh to have run. Writes screenshots to test/e2e/screenshots/ (light and dark).
-// Prints "N passed, N failed" and exits non-zero when any check fails.
+//   node test/e2e/run-e2e.mjs [--keep] [--skip-package]     env: PORT (8771; +1 and +2 for the later phases), E2E_CACHE
+// Needs test/e2e/install.sh to have run. Three phases, each on its own fresh profile and workspace:
+//   ui        the packaged .vsix in code-server's node extension host, driven through menus, views and the webview
+//   ext-tests mocha tests inside the extension host (test/e2e/ext-tests), loaded through the workbench `payload`
+//   web       the web bundle (package.json `browser`) in code-server's web worker extension host
+// Writes screenshots to test/e2e/screenshots/ (light and dark). Prints "N passed, N failed" and exits non-zero when
+// any check fails.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, checkInstalled, contextMenu, installVsix, makeProfile, openBrowser, runCommand, sleep, startServer, waitFor } from './harness.mjs';
-import { makeWorkspace } from './workspace.mjs';
+import util from 'node:util';
+import { CACHE, ROOT, checkInstalled, contextMenu, installVsix, makeProfile, openBrowser, runCommand, startServer, waitFor } from './harness.mjs';
+import { makeBulk, makeWorkspace } from './workspace.mjs';
 
 const args = new Set(process.argv.slice(2));
 const PORT = Number(process.env.PORT || 8771);
-const RUN = path.join(ROOT, '.e2e-run');
+const RUN = path.join(ROOT, '.e2e-run', 'ui');
 const WS = path.join(RUN, 'workspace');
+const EXT_ID = 'pdf-page-diagnostics.pdf-page-diagnostics';
+const t0 = Date.now();
+const phaseTimes = [];
 const SHOTS = path.join(ROOT, 'test', 'e2e', 'screenshots');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VSIX = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
@@ -72,6 +80,12 @@ const treeRows = async () =>
     .locator('.monaco-list-row')
     .evaluateAll((rows) => rows.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`.replace(/\s+/g, ' ').trim()));
 
+// The explorer rows that are selected, by name (the list marks them aria-selected).
+const explorerSelection = () =>
+  page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"] .label-name').evaluateAll((els) => els.map((e) => e.textContent.trim()));
+// The active editor tab's name ("mixed.pdf, preview" → "mixed.pdf").
+const activeTab = async () => ((await page.locator('.tabs-container .tab.active').first().getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '').split(',')[0];
+
 // 2. explorer right-click → "Classify PDF Pages" on a multi-selection
 await step('classify a multi-selection from the explorer context menu', page, async () => {
   if (!(await explorerRow('text.pdf').isVisible())) await explorerRow('docs').click();
@@ -79,17 +93,34 @@ await step('classify a multi-selection from the explorer context menu', page, as
   // The extension's view container shows once the extension host has read the manifest; menus come with it.
   await page.locator('.activitybar .action-item a[aria-label*="PDF Page Diagnostics"]').first().waitFor({ timeout: 90_000 });
   // A range selection (mixed.pdf … scan.pdf: mixed, ocr-layer, scan), made again on every try of the menu.
-  await contextMenu(page, explorerRow('scan.pdf'), 'Classify PDF Pages', async () => {
-    await explorerRow('mixed.pdf').click();
-    await explorerRow('scan.pdf').click({ modifiers: ['Shift'] });
-  });
+  // A single click also opens the file, and when its editor becomes active the explorer selects that file alone
+  // (explorer.autoReveal). If that lands after the shift-click, the menu sees one file: so wait for the editor first,
+  // and for the three rows to be selected before opening the menu and again before clicking its item.
+  const range = ['mixed.pdf', 'ocr-layer.pdf', 'scan.pdf'];
+  const rangeSelected = async () => JSON.stringify((await explorerSelection()).sort()) === JSON.stringify(range);
+  await contextMenu(
+    page,
+    explorerRow('scan.pdf'),
+    'Classify PDF Pages',
+    async () => {
+      await explorerRow('mixed.pdf').click();
+      await waitFor(async () => (await activeTab()) === 'mixed.pdf' && JSON.stringify(await explorerSelection()) === '["mixed.pdf"]', 'mixed.pdf open and selected alone', 15_000);
+      await explorerRow('scan.pdf').click({ modifiers: ['Shift'] });
+      await waitFor(rangeSelected, `${range.join(', ')} selected`, 15_000);
+    },
+    90_000,
+    async () => {
+      if (!(await rangeSelected())) throw new Error(`the selection changed under the menu: ${await explorerSelection()}`);
+    },
+  );
   await waitFor(async () => {
     const rows = await treeRows();
-    return rows.some((r) => r.startsWith('mixed.pdf')) && rows.some((r) => r.startsWith('scan.pdf')) && rows.some((r) => r.startsWith('ocr-layer.pdf'));
+    return range.every((name) => rows.some((r) => r.startsWith(name)));
   }, 'mixed.pdf, ocr-layer.pdf and scan.pdf in the Page Routes tree', 60_000);
   const rows = await treeRows();
-  check(rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)), `mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`);
-  check(!rows.some((r) => r.includes('text.pdf')), 'text.pdf, not selected, was not classified');
+  check(rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)), `multi-selection: mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`);
+  check(range.every((name) => rows.some((r) => r.startsWith(name))), 'multi-selection: all three selected PDFs are in the tree');
+  check(!rows.some((r) => r.includes('text.pdf')), 'multi-selection: text.pdf, not selected, was not classified');
 });
 
 // 2b. … and on a folder
@@ -123,14 +154,18 @@ await step('Problems panel lists warnings against the PDFs', page, async () => {
 });
 await page.screenshot({ path: path.join(SHOTS, 'problems-light.png') });
 
-// 7. "Classify all PDFs in workspace" shows progress and can be cancelled (then runs to the end)
-await step('classify all shows progress; cancel works', page, async () => {
+// 7a. "Classify all PDFs in workspace" shows its progress and reaches every PDF (7b below cancels one)
+const progressToast = () => page.locator('.notifications-toasts .notification-toast', { hasText: /Classifying \d+ PDFs/ }).first();
+await step('classify all shows progress and reaches every PDF', page, async () => {
   await runCommand(page, 'Classify All PDFs in Workspace');
-  const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: /PDF/ }).first();
-  await toast.waitFor({ timeout: 30_000 });
-  check(true, `progress notification: ${(await toast.innerText()).split('\n')[0]}`);
-  await waitFor(async () => (await treeRows()).some((r) => r.includes('ocr-layer.pdf')), 'ocr-layer.pdf in the tree', 90_000);
-  check(true, 'classify all reached every PDF');
+  await progressToast().waitFor({ timeout: 30_000 });
+  const text = (await progressToast().innerText().catch(() => '')).replace(/\s+/g, ' ');
+  check(/Classifying 7 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
+  await waitFor(async () => {
+    const rows = await treeRows();
+    return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf'].every((n) => rows.some((r) => r.startsWith(n)));
+  }, 'every PDF in the tree', 90_000);
+  check(true, 'classify all reached every PDF (text.pdf and truncated.pdf, never selected before, are in the tree)');
 });
 
 // 5. the metadata panel for the selected document
@@ -184,7 +219,9 @@ await step('page webview renders the page and draws image boxes', page, async ()
   const label = boxes ? await inner.locator('.overlay .box .box-label').first().innerText() : '';
   check(/100\s*%/.test(label), `the box is labelled with its share of the page: "${label}"`);
 });
-await sleep(500);
+const webviewFrame = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+// The webview has drawn its page when its canvas is in place (checked above); shoot once its body carries the theme.
+await webviewFrame().locator('body.vscode-light').waitFor({ timeout: 15_000 }).catch(() => {});
 await page.screenshot({ path: path.join(SHOTS, 'webview-light.png') });
 
 // 10. the same views in the dark theme
@@ -194,20 +231,148 @@ await step('dark theme screenshots', page, async () => {
   await input.fill('Dark Modern');
   await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Dark Modern$/ }) }).first().click({ timeout: 15_000 });
   await waitFor(async () => (await page.locator('.monaco-workbench.vs-dark').count()) > 0, 'dark workbench', 15_000);
-  await sleep(1000);
+  // The webview follows the theme: its body switches to vscode-dark and the page is drawn again.
+  await webviewFrame().locator('body.vscode-dark').waitFor({ timeout: 15_000 });
+  check((await webviewFrame().locator('.overlay .box').count()) >= 1, 'dark theme: the webview still shows the image box');
   await page.screenshot({ path: path.join(SHOTS, 'webview-dark.png') });
-  await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
-  await sleep(500);
+  await routesView().locator('.monaco-list-row', { hasText: 'mixed.pdf' }).first().click();
+  const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
+  await routesView().locator('.monaco-list-row[aria-selected="true"]', { hasText: 'mixed.pdf' }).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, 'tree-dark.png') });
-  check(true, 'dark theme screenshot written');
+  await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
+  await waitFor(async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'), 'OCRmyPDF in the metadata view', 15_000);
+  await page.screenshot({ path: path.join(SHOTS, 'metadata-dark.png') });
+  await runCommand(page, 'View: Focus Problems');
+  await page.locator('.markers-panel .monaco-list-row', { hasText: 'mixed.pdf' }).first().waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: path.join(SHOTS, 'problems-dark.png') });
 });
 
+// 7b. a workspace run over big files, cancelled from its progress notification: the cancel takes effect
+await step('classify all can be cancelled', page, async () => {
+  const bulk = makeBulk(WS, 6, 30_000); // 6 files of 30 000 pages, analysed one after another in about 2 s each
+  const bulkRows = async () => (await treeRows()).filter((r) => /^big-\d+\.pdf/.test(r)).length;
+  const before = await bulkRows();
+  await runCommand(page, 'Classify All PDFs in Workspace');
+  const toast = progressToast();
+  await toast.waitFor({ timeout: 30_000 });
+  // Progress: the message counts files ("3/13 · docs/…") and the toast has a progress bar.
+  const progressText = await waitFor(async () => {
+    const t = (await toast.innerText()).replace(/\s+/g, ' ');
+    return /\d+\/13 ·/.test(t) && t;
+  }, 'a file count in the progress notification', 30_000);
+  check(/Classifying 13 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
+  const bar = await toast.locator('.monaco-progress-container').first().getAttribute('class', { timeout: 5000 }).catch(() => 'none');
+  check(/\b(discrete|infinite)\b/.test(bar) && !/\bdone\b/.test(bar), `the progress notification has a running progress bar (${bar})`);
+  await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
+  await toast.waitFor({ state: 'detached', timeout: 15_000 });
+  // The run ends with a status bar summary that counts the cancelled files.
+  const summary = page.locator('.statusbar-item', { hasText: /PDF Page Diagnostics: \d+ classified.*cancelled/ }).first();
+  await summary.waitFor({ timeout: 30_000 });
+  const summaryText = (await summary.innerText()).replace(/\s+/g, ' ');
+  const m = /(\d+) cancelled/.exec(summaryText);
+  check(Boolean(m) && Number(m[1]) >= 1, `the run ended early and says so: "${summaryText}"`);
+  const after = await bulkRows();
+  check(before === 0 && after < 6, `cancel took effect: ${after} of the 6 big files were classified`);
+  await page.screenshot({ path: path.join(SHOTS, 'cancelled-light.png') }).catch(() => {});
+  fs.rmSync(bulk, { recursive: true, force: true });
+});
+
+// 10. every screenshot was written by this run
+const shots = ['tree-light', 'problems-light', 'metadata-light', 'webview-light', 'tree-dark', 'problems-dark', 'metadata-dark', 'webview-dark'];
+const stale = shots.filter((n) => !fs.existsSync(path.join(SHOTS, `${n}.png`)) || fs.statSync(path.join(SHOTS, `${n}.png`)).mtimeMs < t0);
+check(stale.length === 0, `screenshots written by this run (light and dark): ${stale.length ? 'missing ' + stale.join(', ') : shots.join(', ')}`);
+
 // 9. nothing left loopback
-check(external.length === 0, `no request left loopback (${external.length} blocked${external.length ? ': ' + [...new Set(external)].slice(0, 5).join(', ') : ''})`);
+check(external.length === 0, `ui: no request left loopback (${external.length} blocked${external.length ? ': ' + [...new Set(external)].slice(0, 5).join(', ') : ''})`);
 
 await browser.close();
-if (!args.has('--keep')) server.stop();
-if (retried.length) console.log(`steps that needed their one retry: ${retried.join(', ')}`);
+if (!args.has('--keep')) await server.stop();
 if (consoleErrors.length) console.log(`page errors seen: ${consoleErrors.slice(0, 5).join(' | ')}`);
+phaseTimes.push(`ui ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 2: mocha tests inside the extension host. The workbench's `payload` parameter (what VS Code uses for
+// Extension Development Host windows in the browser) names the repo as extensionDevelopmentPath and the tests'
+// index as extensionTestsPath; a built workbench honours it only with the smoke-test driver enabled. When the tests
+// settle, the workbench calls window.codeAutomationExit(code); its log, mocha's reporter included, goes to
+// window.codeAutomationLog.
+{
+  const t1 = Date.now();
+  const run = path.join(ROOT, '.e2e-run', 'ext-tests');
+  const ws = path.join(run, 'workspace');
+  const result = path.join(run, 'result.json');
+  makeProfile(run);
+  makeWorkspace(ws);
+  const port = PORT + 1;
+  const srv = await startServer(run, ws, port, ['--vscode-option', 'enable-smoke-test-driver'], {
+    E2E_MOCHA: path.join(CACHE, 'tools/node_modules/mocha'),
+    E2E_EXT_RESULT: result,
+  });
+  const b = await openBrowser();
+  let exitCode;
+  const exited = new Promise((resolve) => b.page.exposeFunction('codeAutomationExit', (code) => resolve((exitCode = code))));
+  const mochaLines = [];
+  await b.page.exposeFunction('codeAutomationLog', (level, logArgs) => {
+    const line = util.format(...(Array.isArray(logArgs) ? logArgs : [logArgs])).replace(/\s+$/, '');
+    // keep mocha's reporter lines (suite/test titles, ✔/✘, the summary), drop the workbench's own chatter
+    if (/^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|extension host|deliberate|AssertionError|Error:)/.test(line) || process.env.VERBOSE) mochaLines.push(line);
+  });
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', remote(ROOT)],
+    ['extensionTestsPath', remote(path.join(ROOT, 'test/e2e/ext-tests/index.cjs'))],
+  ]);
+  await b.page.goto(`${srv.base}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`);
+  const outcome = await Promise.race([exited.then(() => 'exit'), new Promise((r) => setTimeout(r, 240_000, 'timeout'))]);
+  for (const l of mochaLines) console.log(`  [ext-host] ${l}`);
+  const results = fs.existsSync(result) ? JSON.parse(fs.readFileSync(result, 'utf8')) : [];
+  for (const r of results) check(r.ok, `ext-host: ${r.title}${r.ok ? '' : ': ' + r.error}`);
+  check(results.length >= 6, `ext-host: the mocha run reported ${results.length} tests`);
+  check(outcome === 'exit' && exitCode === 0, `ext-host: the extension host ended the test run with exit code ${outcome === 'timeout' ? 'none (timed out)' : exitCode}`);
+  check(b.external.length === 0, `ext-host: no request left loopback (${b.external.length} blocked)`);
+  await b.browser.close();
+  await srv.stop();
+  phaseTimes.push(`ext-tests ${((Date.now() - t1) / 1000).toFixed(0)} s`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Phase 3 (point 8): the web bundle in code-server's web worker extension host. `remote.extensionKind` makes the
+// workbench run the installed extension as a web extension: the browser fetches dist/web/extension.cjs and runs it
+// in a worker, with analysis in a nested Web Worker.
+{
+  const t2 = Date.now();
+  const run = path.join(ROOT, '.e2e-run', 'web');
+  const ws = path.join(run, 'workspace');
+  makeProfile(run, { 'remote.extensionKind': { [EXT_ID]: ['web'] } });
+  makeWorkspace(ws);
+  installVsix(run, VSIX);
+  const srv = await startServer(run, ws, PORT + 2);
+  const b = await openBrowser();
+  const fetched = [];
+  b.context.on('request', (r) => fetched.push(r.url()));
+  const wp = b.page;
+  await step('web worker extension host classifies a file', wp, async () => {
+    await wp.goto(`${srv.base}/?folder=${encodeURIComponent(ws)}`);
+    await wp.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    const row = (name) => wp.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
+    await row('docs').waitFor({ timeout: 90_000 });
+    if (!(await row('mixed.pdf').isVisible())) await row('docs').click();
+    await contextMenu(wp, row('mixed.pdf'), 'Classify PDF Pages');
+    const view = wp.locator('.pane', { has: wp.locator('.pane-header', { hasText: 'Page Routes' }) });
+    const rows = () => view.locator('.monaco-list-row').evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`.replace(/\s+/g, ' ').trim()));
+    const mixed = await waitFor(async () => (await rows()).find((r) => /^mixed\.pdf needs OCR: page 4/.test(r)), 'mixed.pdf needs OCR: page 4 in the tree', 90_000);
+    check(true, `web host: classified in the browser: "${mixed}"`);
+    const webBundle = fetched.map((u) => decodeURIComponent(u)).filter((u) => /\/dist\/web\/extension\.cjs/.test(u));
+    check(webBundle.length > 0, `web host: the browser loaded the web bundle (${webBundle[0] ?? 'no request for dist/web/extension.cjs'})`);
+    await wp.screenshot({ path: path.join(SHOTS, 'web-host-light.png') });
+  });
+  check(b.external.length === 0, `web host: no request left loopback (${b.external.length} blocked)`);
+  await b.browser.close();
+  await srv.stop();
+  phaseTimes.push(`web ${((Date.now() - t2) / 1000).toFixed(0)} s`);
+}
+
+if (retried.length) console.log(`steps that needed their one retry: ${retried.join(', ')}`);
+console.log(`phases: ${phaseTimes.join(', ')}; total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 console.log(`${passed} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);

@@ -37,6 +37,42 @@ export function makeWorkspace(ws) {
   return ws;
 }
 
+/** A text PDF of `pages` pages (one line of text each): big enough that analysing it takes a second or more. */
+export function manyPagePdf(pages) {
+  const objs = [];
+  const add = (s) => objs.push(s);
+  add(''); // 1: catalog, 2: pages tree (filled in below), 3: font
+  add('');
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const kids = [];
+  for (let i = 1; i <= pages; i++) {
+    const text = `BT /F1 11 Tf 72 720 Td (Page ${i} has a real text layer and can be read without OCR.) Tj ET`;
+    const content = add(`<< /Length ${text.length} >>\nstream\n${text}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`));
+  }
+  objs[0] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objs[1] = `<< /Type /Pages /Count ${pages} /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] >>`;
+  let out = '%PDF-1.7\n';
+  const offsets = objs.map((o, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** `copies` big PDFs in <ws>/zz-bulk (sorted after docs/, so a workspace run reaches them last). */
+export function makeBulk(ws, copies = 6, pages = 30000) {
+  const dir = path.join(ws, 'zz-bulk');
+  fs.mkdirSync(dir, { recursive: true });
+  const bytes = manyPagePdf(pages);
+  for (let i = 1; i <= copies; i++) fs.writeFileSync(path.join(dir, `big-${String(i).padStart(2, '0')}.pdf`), bytes);
+  return dir;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(makeWorkspace(path.resolve(process.argv[2] ?? 'e2e-workspace')));
 }

@@ -1,0 +1,78 @@
+// Integration tests inside the extension host with the real `vscode` API, on the e2e fixture workspace
+// (docs/text, scan, mixed, ocr-layer, docs/more/locked, damaged, truncated). The extension is loaded from the repo
+// (extensionDevelopmentPath), so dist/ must be built.
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const ID = 'pdf-page-diagnostics.pdf-page-diagnostics';
+const ext = () => vscode.extensions.getExtension(ID);
+const ws = () => vscode.workspace.workspaceFolders[0].uri;
+const file = (rel) => vscode.Uri.joinPath(ws(), ...rel.split('/'));
+const diags = (rel) => vscode.languages.getDiagnostics(file(rel));
+
+/** Each tree row as VS Code receives it: label, description, children. */
+async function treeRows(node, depth = 0) {
+  const tree = ext().exports.routesTree;
+  const out = [];
+  for (const child of await tree.getChildren(node)) {
+    const item = await tree.getTreeItem(child);
+    const label = typeof item.label === 'string' ? item.label : item.label.label;
+    out.push({ label, description: String(item.description ?? ''), depth, children: depth < 2 ? await treeRows(child, depth + 1) : [] });
+  }
+  return out;
+}
+
+suite('extension host', () => {
+  test('is present and not active before it is needed', () => {
+    assert.ok(ext(), `${ID} is not loaded`);
+    assert.strictEqual(ext().isActive, false, 'activated at startup although nothing asked for it');
+  });
+
+  test('every contributed command is registered once it activates', async () => {
+    await ext().activate();
+    const manifest = JSON.parse(fs.readFileSync(path.join(ext().extensionPath, 'package.json'), 'utf8'));
+    const contributed = manifest.contributes.commands.map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepStrictEqual(contributed.filter((c) => !registered.has(c)), [], 'contributed but not registered');
+  });
+
+  test('classify with the explorer arguments (clicked, selection) classifies the whole selection', async () => {
+    await vscode.commands.executeCommand('pdfPageDiagnostics.clearResults');
+    const sel = ['docs/mixed.pdf', 'docs/scan.pdf', 'docs/more/locked.pdf'].map(file);
+    await vscode.commands.executeCommand('pdfPageDiagnostics.classify', sel[1], sel);
+    const mixed = diags('docs/mixed.pdf');
+    assert.ok(mixed.some((d) => d.code === 'ocr' && /Page 4/.test(d.message) && d.severity === vscode.DiagnosticSeverity.Warning), `mixed.pdf: ${JSON.stringify(mixed.map((d) => d.message))}`);
+    assert.ok(diags('docs/scan.pdf').some((d) => d.code === 'ocr'), 'scan.pdf has an ocr warning');
+    assert.ok(diags('docs/more/locked.pdf').some((d) => d.code === 'password-required'), 'locked.pdf has password-required');
+    assert.deepStrictEqual(diags('docs/text.pdf'), [], 'text.pdf was not selected and has no entries');
+    for (const d of mixed) assert.strictEqual(d.source, 'PDF Page Diagnostics');
+  });
+
+  test('the routing tree holds each document with its route groups and counts', async () => {
+    const rows = await treeRows();
+    assert.deepStrictEqual(rows.map((r) => r.label).sort(), ['locked.pdf', 'mixed.pdf', 'scan.pdf']);
+    const mixed = rows.find((r) => r.label === 'mixed.pdf');
+    assert.match(mixed.description, /needs OCR: page 4/);
+    assert.deepStrictEqual(mixed.children.map((g) => g.label).sort(), ['OCR (1)', 'text (3)']);
+    const ocr = mixed.children.find((g) => g.label === 'OCR (1)');
+    assert.deepStrictEqual(ocr.children.map((p) => p.label), ['Page 4']);
+    assert.match(rows.find((r) => r.label === 'locked.pdf').description, /unknown: password-required/);
+  });
+
+  test('classify on a folder takes the PDFs below it, damaged ones included', async () => {
+    await vscode.commands.executeCommand('pdfPageDiagnostics.classify', file('docs/more'), [file('docs/more')]);
+    const labels = (await treeRows()).map((r) => r.label);
+    for (const name of ['damaged.pdf', 'truncated.pdf', 'locked.pdf']) assert.ok(labels.includes(name), `${name} in ${labels}`);
+    assert.ok(diags('docs/more/damaged.pdf').some((d) => d.code === 'not-a-pdf'), JSON.stringify(diags('docs/more/damaged.pdf').map((d) => d.code)));
+  });
+
+  test('Clear Results empties the tree and the diagnostics collection', async () => {
+    await vscode.commands.executeCommand('pdfPageDiagnostics.clearResults');
+    assert.deepStrictEqual(await treeRows(), []);
+    const left = vscode.languages.getDiagnostics().filter(([, ds]) => ds.some((d) => d.source === 'PDF Page Diagnostics' && ds.length));
+    assert.deepStrictEqual(left.map(([u]) => u.toString()), []);
+  });
+});
+
