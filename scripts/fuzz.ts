@@ -856,6 +856,8 @@ interface Job {
   bytes: Uint8Array;
   options: Partial<AnalyzerOptions>;
   wantReport: boolean;
+  /** collect garbage before the run, so `heap` is what this input holds, not what earlier ones left */
+  gcFirst?: boolean;
 }
 interface Answer {
   id: number;
@@ -900,13 +902,19 @@ export class IsolatedAnalyzer {
   peakGrowth = 0;
   private base = 0;
 
-  /** @param heapMB the child's V8 old-space limit: a smaller one makes a runaway input die sooner */
-  constructor(private readonly heapMB = CHILD_HEAP_MB) {}
+  /**
+   * @param heapMB the child's V8 old-space limit: a smaller one makes a runaway input die sooner
+   * @param gcFirst collect garbage before each run (costs milliseconds a run): for tests that bound `heapAfterMB`
+   */
+  constructor(
+    private readonly heapMB = CHILD_HEAP_MB,
+    private readonly gcFirst = false,
+  ) {}
 
   private spawn(): ChildProcess {
     const tsx = import.meta.resolve('tsx');
     const c = fork(fileURLToPath(import.meta.url), ['--fuzz-child'], {
-      execArgv: ['--import', tsx, `--max-old-space-size=${this.heapMB}`],
+      execArgv: ['--import', tsx, `--max-old-space-size=${this.heapMB}`, ...(this.gcFirst ? ['--expose-gc'] : [])],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -928,7 +936,7 @@ export class IsolatedAnalyzer {
       this.base = currentRss(this.child.pid);
     }
     const c = this.child;
-    const res = await this.call(c, { id: ++this.seq, bytes, options, wantReport }, hardMs);
+    const res = await this.call(c, { id: ++this.seq, bytes, options, wantReport, gcFirst: this.gcFirst }, hardMs);
     const grown = peakRss(c.pid) - this.base;
     if (grown > this.peakGrowth) this.peakGrowth = grown;
     if (res.killed || res.crash?.startsWith('child ')) {
@@ -983,6 +991,7 @@ async function childMain(): Promise<void> {
   process.on('message', (job: Job) => {
     let report: DocumentReport | undefined;
     let crash: string | undefined;
+    if (job.gcFirst) (globalThis as { gc?: () => void }).gc?.();
     const t = performance.now();
     try {
       report = analyzePdfSync(job.bytes, job.options);

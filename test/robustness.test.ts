@@ -10,7 +10,8 @@ import type { AnalyzerOptions } from '../src/analyzer/options';
 import type { DocumentReport, PageReport } from '../src/analyzer/types';
 import { IsolatedAnalyzer, PdfBuilder, checkInvariants, docWith, hostile } from '../scripts/fuzz';
 
-const iso = new IsolatedAnalyzer();
+// garbage collected before each run: the memory bounds below are about what one input costs
+const iso = new IsolatedAnalyzer(undefined, true);
 after(() => iso.close());
 
 /** wall time a run may take beyond its time budget before it counts as a hang */

@@ -5,7 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
-import { Inflate } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import type { DecodedStream } from './objects';
 
 export interface FilterParams {
@@ -169,6 +169,8 @@ const MAX_INFLATE_RATIO = 1032;
  */
 const INFLATE_SLACK = 4 << 20;
 const MIN_SLICE = 1024;
+/** Largest output inflateSized may produce (tens of ms): raw streams up to 16 KB take that path. */
+const SIZED_MAX_OUTPUT = 16 << 20;
 const MAX_SLICE = 64 * 1024;
 /** Slice sizes of the replays that find how far corrupt data decodes. */
 const REPLAY_STEPS = [256, 1];
@@ -215,6 +217,8 @@ function zlibHeaderLength(d: Uint8Array): number {
 }
 
 function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncated: boolean, deadline: number): StageResult {
+  const quick = inflateSized(input, start, cap);
+  if (quick !== undefined) return { data: quick, truncated: false };
   let pass = inflatePass(input, start, cap, input.length, 0, deadline);
   // fflate drops the output of a push that throws: replay with ever finer slices up to the faulty one to keep
   // everything that decodes before the fault. Only corrupt data pays for this.
@@ -231,6 +235,32 @@ function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncat
   if (error !== undefined) out.error = error;
   if (best.outOfTime) out.outOfTime = true;
   return out;
+}
+
+/**
+ * Most streams are small, and fflate's resizing inflate (streaming or one-shot) makes room for 128 KB more output at
+ * every block: on files of many small streams (forms, ToUnicode CMaps) zero-filling those buffers was most of the
+ * analyzer's time. With an output buffer given, fflate does not resize and drops what does not fit, so a result that
+ * fills the buffer may be cut: try again four times larger. Only when DEFLATE's best ratio cannot pass the cap (so
+ * memory stays bounded by it) nor SIZED_MAX_OUTPUT (so time stays short between deadline checks); a stream that throws (corrupt, cut short) is left to the streaming path, which keeps
+ * what decodes before the fault. Returns undefined when this path gives no answer.
+ */
+function inflateSized(input: Uint8Array, start: number, cap: number): Uint8Array | undefined {
+  const len = input.length - start;
+  if (len <= 0 || len * MAX_INFLATE_RATIO > Math.min(cap, SIZED_MAX_OUTPUT)) return undefined;
+  const data = input.subarray(start);
+  for (let size = Math.max(4096, len * 8); ; size *= 4) {
+    const room = Math.min(size, len * MAX_INFLATE_RATIO + 1);
+    const buf = new Uint8Array(room);
+    let n: number;
+    try {
+      n = inflateSync(data, { out: buf }).length;
+    } catch {
+      return undefined;
+    }
+    if (n < room) return trimmed(buf, n);
+    if (room > len * MAX_INFLATE_RATIO) return undefined;
+  }
 }
 
 /**
