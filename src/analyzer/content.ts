@@ -73,8 +73,24 @@ interface GState {
   fillShading: PdfDict | null;
 }
 
+/** `ctm` and `clip` are replaced, never changed in place, so a saved state can share them. */
 function cloneState(g: GState): GState {
-  return { ...g, ctm: g.ctm.slice() as Matrix, clip: g.clip ? (g.clip.slice() as Rect) : null };
+  return {
+    ctm: g.ctm,
+    font: g.font,
+    fontName: g.fontName,
+    fontSize: g.fontSize,
+    charSpace: g.charSpace,
+    wordSpace: g.wordSpace,
+    hScale: g.hScale,
+    leading: g.leading,
+    rise: g.rise,
+    render: g.render,
+    fillAlpha: g.fillAlpha,
+    softMask: g.softMask,
+    clip: g.clip,
+    fillShading: g.fillShading,
+  };
 }
 
 /** A run of visible text placed on the page, kept so a later opaque image can hide it. */
