@@ -263,6 +263,19 @@ await step('classify all can be cancelled', page, async () => {
   check(/Classifying 13 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
   const bar = await toast.locator('.monaco-progress-container').first().getAttribute('class', { timeout: 5000 }).catch(() => 'none');
   check(/\b(discrete|infinite)\b/.test(bar) && !/\bdone\b/.test(bar), `the progress notification has a running progress bar (${bar})`);
+  // The toast slides in: shoot once its finite animations have ended (the progress bar's own are left out). The
+  // screenshot is illustration only: nothing here may fail the step, or its retry would start a second run.
+  await toast
+    .evaluate((el) =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.target instanceof Node && a.effect.target.contains(el) && a.effect.getTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => {})),
+      ),
+    )
+    .catch(() => {});
+  await page.screenshot({ path: path.join(SHOTS, 'progress-dark.png') }).catch(() => {});
   await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
   await toast.waitFor({ state: 'detached', timeout: 15_000 });
   // The run ends with a status bar summary that counts the cancelled files.
@@ -273,7 +286,6 @@ await step('classify all can be cancelled', page, async () => {
   check(Boolean(m) && Number(m[1]) >= 1, `the run ended early and says so: "${summaryText}"`);
   const after = await bulkRows();
   check(before === 0 && after < 6, `cancel took effect: ${after} of the 6 big files were classified`);
-  await page.screenshot({ path: path.join(SHOTS, 'cancelled-light.png') }).catch(() => {});
   fs.rmSync(bulk, { recursive: true, force: true });
 });
 
