@@ -5,7 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
-import { Inflate, inflateSync } from 'fflate';
+import { inflateRaw } from './inflate';
 import type { DecodedStream } from './objects';
 
 export interface FilterParams {
@@ -160,36 +160,6 @@ function trimmed(buf: Uint8Array, len: number): Uint8Array {
 // ---------------------------------------------------------------------------------------------------------------
 // FlateDecode
 
-/** DEFLATE's best case: a 258-byte match in 2 bits (1-bit length and distance codes). */
-const MAX_INFLATE_RATIO = 1032;
-/**
- * Input slices are sized so that even a maximal-ratio slice cannot produce more than a quarter of the room left
- * under the cap (or of this floor, for small caps), which bounds a bomb's overshoot; bigger slices are faster
- * because fflate's streaming inflate allocates its output buffer anew on every push.
- */
-const INFLATE_SLACK = 4 << 20;
-const MIN_SLICE = 1024;
-/** Largest output inflateSized may produce (tens of ms): raw streams up to 16 KB take that path. */
-const SIZED_MAX_OUTPUT = 16 << 20;
-const MAX_SLICE = 64 * 1024;
-/** Slice sizes of the replays that find how far corrupt data decodes. */
-const REPLAY_STEPS = [256, 1];
-
-interface InflatePass {
-  /** output, valid up to min(total, cap) */
-  out: Uint8Array;
-  /** bytes produced (may pass the cap by what the last push produced) */
-  total: number;
-  /** the stream's final block was completed */
-  ended: boolean;
-  error?: string;
-  /** the input slice whose push threw */
-  failFrom: number;
-  failTo: number;
-  /** stopped because the deadline passed */
-  outOfTime?: boolean;
-}
-
 function inflate(input: Uint8Array, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   if (input.length === 0) return { data: EMPTY, truncated: false };
   const hdr = zlibHeaderLength(input);
@@ -216,132 +186,14 @@ function zlibHeaderLength(d: Uint8Array): number {
   return flg & 0x20 ? 6 : 2;
 }
 
+/** The adler-32 trailer is not checked: a bad or missing one is common and costs nothing we need. */
 function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncated: boolean, deadline: number): StageResult {
-  const quick = inflateSized(input, start, cap);
-  if (quick !== undefined) return { data: quick, truncated: false };
-  let pass = inflatePass(input, start, cap, input.length, 0, deadline);
-  // fflate drops the output of a push that throws: replay with ever finer slices up to the faulty one to keep
-  // everything that decodes before the fault. Only corrupt data pays for this.
-  let best = pass;
-  for (const step of REPLAY_STEPS) {
-    if (pass.error === undefined || pass.outOfTime || pass.failTo - pass.failFrom <= step) continue;
-    pass = inflatePass(input, start, cap, pass.failFrom, step, deadline);
-    if (pass.total > best.total || pass.error === undefined) best = pass;
-  }
-  const truncated = best.total > cap;
-  let error = best.error;
-  if (error === undefined && !best.ended && !truncated && !inputTruncated && !best.outOfTime) error = 'unexpected end of data';
-  const out: StageResult = { data: trimmed(best.out, Math.min(best.total, cap)), truncated };
-  if (error !== undefined) out.error = error;
-  if (best.outOfTime) out.outOfTime = true;
+  const r = inflateRaw(input, start, cap, deadline);
+  const out: StageResult = { data: r.data, truncated: r.truncated };
+  // Running out of input is no fault of this stage when an earlier one was cut at the cap.
+  if (r.error !== undefined && !(inputTruncated && r.error === 'unexpected end of data')) out.error = r.error;
+  if (r.outOfTime) out.outOfTime = true;
   return out;
-}
-
-/**
- * Most streams are small, and fflate's resizing inflate (streaming or one-shot) makes room for 128 KB more output at
- * every block: on files of many small streams (forms, ToUnicode CMaps) zero-filling those buffers was most of the
- * analyzer's time. With an output buffer given, fflate does not resize and drops what does not fit, so a result that
- * fills the buffer may be cut: try again four times larger. Only when DEFLATE's best ratio cannot pass the cap (so
- * memory stays bounded by it) nor SIZED_MAX_OUTPUT (so time stays short between deadline checks); a stream that throws (corrupt, cut short) is left to the streaming path, which keeps
- * what decodes before the fault. Returns undefined when this path gives no answer.
- */
-function inflateSized(input: Uint8Array, start: number, cap: number): Uint8Array | undefined {
-  const len = input.length - start;
-  if (len <= 0 || len * MAX_INFLATE_RATIO > Math.min(cap, SIZED_MAX_OUTPUT)) return undefined;
-  const data = input.subarray(start);
-  for (let size = Math.max(4096, len * 8); ; size *= 4) {
-    const room = Math.min(size, len * MAX_INFLATE_RATIO + 1);
-    const buf = new Uint8Array(room);
-    let n: number;
-    try {
-      n = inflateSync(data, { out: buf }).length;
-    } catch {
-      return undefined;
-    }
-    if (n < room) return trimmed(buf, n);
-    if (room > len * MAX_INFLATE_RATIO) return undefined;
-  }
-}
-
-/**
- * One run of fflate's streaming inflate over input[start..], in slices: adaptive ones before `fineFrom`, slices of
- * `fineStep` bytes from there on. Stops once the output exceeds the cap, the stream ends, or a push throws.
- */
-function inflatePass(input: Uint8Array, start: number, cap: number, fineFrom: number, fineStep: number, deadline: number): InflatePass {
-  // Copying fflate's chunks into one growing buffer (rather than joining them at the end) keeps the peak near
-  // 1.5× the output instead of 2×.
-  const res: InflatePass = {
-    out: new Uint8Array(Math.min(cap, Math.max(4096, (input.length - start) * 4))),
-    total: 0,
-    ended: false,
-    failFrom: 0,
-    failTo: 0,
-  };
-  const inf = new Inflate((chunk: Uint8Array) => {
-    const have = res.total;
-    res.total += chunk.length;
-    if (have >= cap || chunk.length === 0) return;
-    const take = Math.min(chunk.length, cap - have);
-    if (have + take > res.out.length) res.out = grow(res.out, have + take, cap);
-    res.out.set(take === chunk.length ? chunk : chunk.subarray(0, take), have);
-  });
-  const end = input.length;
-  let pos = start;
-  while (pos < end && res.total <= cap) {
-    let next: number;
-    if (pos < fineFrom) {
-      const room = Math.max(cap - res.total, INFLATE_SLACK);
-      const slice = Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.floor(room / (4 * MAX_INFLATE_RATIO))));
-      next = Math.min(end, fineFrom, pos + slice);
-    } else {
-      next = Math.min(end, pos + fineStep);
-    }
-    try {
-      inf.push(input.subarray(pos, next));
-    } catch (e) {
-      res.error = e instanceof Error ? e.message : String(e);
-      res.failFrom = pos;
-      res.failTo = next;
-      return res;
-    }
-    pos = next;
-    const st = streamState(inf);
-    if (st === 'ended') {
-      res.ended = true;
-      return res;
-    }
-    if (pos < end && Date.now() > deadline) {
-      res.outOfTime = true;
-      return res;
-    }
-  }
-  if (res.total > cap) return res;
-  const st = streamState(inf);
-  if (st === 'unknown') {
-    // Without a view of the decoder's state: a final push of one zero byte throws unless the stream is complete
-    // (zero bits can't finish a block, a stored block header wants 4 more bytes).
-    try {
-      inf.push(new Uint8Array(1), true);
-      res.ended = true;
-    } catch {
-      res.ended = false;
-    }
-  } else {
-    res.ended = st === 'ended';
-  }
-  return res;
-}
-
-/**
- * fflate's Inflate keeps its state in `s`: `f` set once the final block's header was read, `l` the literal table of
- * the block being decoded (absent between blocks). Reading it lets us stop at the end of the stream instead of
- * pushing trailing garbage (which fflate would keep concatenating). Falls back to 'unknown' if the shape changes.
- */
-function streamState(inf: Inflate): 'ended' | 'running' | 'unknown' {
-  const st = (inf as unknown as { s?: { f?: unknown; l?: unknown } }).s;
-  // Both are set by the first push that decodes anything.
-  if (st === null || typeof st !== 'object' || !('f' in st && 'p' in st)) return 'unknown';
-  return st.f && !st.l ? 'ended' : 'running';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
