@@ -267,10 +267,18 @@ export class Lexer {
       this.pos = Math.min(q + 1, end);
       return buf.subarray(p, Math.min(q, p + MAX_TOKEN_BYTES));
     }
-    const out = new Uint8Array(Math.min(end - p, MAX_TOKEN_BYTES));
+    // The decoded string is no longer than its span: find that first (escaped characters don't count towards the
+    // nesting), so the buffer fits the string rather than the rest of the stream.
+    for (; q < end; q++) {
+      const c = buf[q];
+      if (c === 92) q++;
+      else if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+    }
+    const out = new Uint8Array(Math.min(Math.min(q, end) - p, MAX_TOKEN_BYTES));
     let n = 0;
     depth = 1;
-    while (p < end && n < out.length) {
+    while (p < end) {
       let c = buf[p++];
       if (c === 40) depth++;
       else if (c === 41) {
@@ -300,7 +308,7 @@ export class Lexer {
         if (buf[p] === 10) p++;
         c = 10;
       }
-      out[n++] = c;
+      if (n < out.length) out[n++] = c;
     }
     this.pos = p;
     return out.subarray(0, n);

@@ -1,0 +1,52 @@
+// The lexer's string and token reading: the content interpreter and the object parser both stand on it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Cmd, EOF, Lexer, type Token } from '../src/analyzer/lexer';
+
+const bytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const str = (t: Token): string => (t instanceof Uint8Array ? String.fromCharCode(...t) : `not a string: ${String(t)}`);
+function tokens(s: string): Token[] {
+  const lx = new Lexer(bytes(s));
+  const out: Token[] = [];
+  for (let t = lx.next(); t !== EOF; t = lx.next()) out.push(t);
+  return out;
+}
+
+test('literal strings: escapes, nesting, end-of-line rules, and the token after them', () => {
+  const cases: [string, string][] = [
+    ['(plain)', 'plain'],
+    ['(a (nested) b)', 'a (nested) b'],
+    ['(\\n\\r\\t\\b\\f\\(\\)\\\\)', '\n\r\t\b\f()\\'],
+    ['(\\101\\60\\7x)', 'A0\x07x'],
+    ['(\\0053)', '\x053'],
+    ['(line\\\ncontinued)', 'linecontinued'],
+    ['(line\\\r\ncontinued)', 'linecontinued'],
+    ['(a\rb)', 'a\nb'],
+    ['(a\r\nb)', 'a\nb'],
+    ['(a\r)', 'a\n'],
+    ['(\\q)', 'q'],
+    ['(esc\\)aped paren)', 'esc)aped paren'],
+  ];
+  for (const [src, want] of cases) {
+    const t = tokens(`${src} Tj`);
+    assert.equal(str(t[0]), want, src);
+    assert.equal(t.length, 2, `${src}: ${t.length} tokens`);
+    assert.equal((t[1] as Cmd).op, 'Tj', src);
+  }
+});
+
+test('an unterminated string runs to the end of the data', () => {
+  assert.equal(str(tokens('(never closed \\) here')[0]), 'never closed ) here');
+  assert.equal(str(tokens('(open (inner) \\r')[0]), 'open (inner) \r');
+});
+
+test('hex strings, names with #xx escapes, numbers, keywords', () => {
+  const t = tokens('<48 65 6c6C 6f7> /A#20B /F1 -1.5 .5 +3 true false null BT');
+  assert.equal(str(t[0]), 'Hello\x70');
+  assert.equal(t[1], 'A B');
+  assert.equal(t[2], 'F1');
+  assert.deepEqual(t.slice(3, 9), [-1.5, 0.5, 3, true, false, null]);
+  assert.equal((t[9] as Cmd).op, 'BT');
+  // short operators and names come from a table: the same object each time
+  assert.equal(tokens('re re')[0], tokens('re')[0]);
+});
