@@ -292,9 +292,16 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
     const dt = dist.t;
     const dMask = (1 << dist.bits) - 1;
     for (;;) {
-      while (bitCnt < 15 && pos < end) {
-        bitBuf |= input[pos++] << bitCnt;
-        bitCnt += 8;
+      if (bitCnt < 15) {
+        // two bytes at once where the input allows (bitCnt ≤ 14, so the buffer stays under 31 bits)
+        if (pos + 1 < end) {
+          bitBuf |= (input[pos] | (input[pos + 1] << 8)) << bitCnt;
+          pos += 2;
+          bitCnt += 16;
+        } else if (pos < end) {
+          bitBuf |= input[pos++] << bitCnt;
+          bitCnt += 8;
+        }
       }
       let e = lt[bitBuf & lMask];
       let l = e >>> 16;
@@ -381,8 +388,13 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
         }
       }
       let from = op - d;
-      const stop = op + len;
-      while (op < stop) out[op++] = out[from++];
+      if (len >= 32 && d >= len) {
+        out.copyWithin(op, from, from + len);
+        op += len;
+      } else {
+        const stop = op + len;
+        while (op < stop) out[op++] = out[from++];
+      }
       if (truncated) break blocks;
       if (op >= clockAt) {
         clockAt = op + CLOCK_EVERY;
