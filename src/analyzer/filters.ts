@@ -5,7 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
-import { inflateRaw } from './inflate';
+import { inflateRaw, trimmed } from './inflate';
 import type { DecodedStream } from './objects';
 
 export interface FilterParams {
@@ -63,8 +63,9 @@ const HARD_CAP = 0x7fffffff;
  * - A corrupt stage keeps what it decoded and the chain continues on that; the first fault is in `error`.
  * - An image filter, Crypt or an unknown filter ends the chain: `stoppedAt` is its canonical full name
  *   (e.g. 'DCTDecode' for 'DCT') or, when unknown, the name as given; `data` is the earlier filters' output.
- * - Past `deadline` (a `Date.now()` value) decoding stops between pushes and stages: a bomb under the byte cap can
- *   still cost seconds, and the caller's time budget must hold. `outOfTime` is set and `data` is what decoded.
+ * - Past `deadline` (a `Date.now()` value) decoding stops: inflate checks as its output grows, the chain between
+ *   stages. A bomb under the byte cap can still cost seconds, and the caller's time budget must hold. `outOfTime` is
+ *   set and `data` is what decoded.
  * Never throws. The returned data may share memory with `raw` (e.g. with no filters); treat it as read-only.
  */
 export function decodeFilters(
@@ -149,13 +150,6 @@ function earlyChangeOf(p: FilterParams | undefined): number {
   return p !== undefined && p.earlyChange === 0 ? 0 : 1;
 }
 
-/**
- * The first `len` bytes of `buf`. Doubling leaves at most half of a buffer unused, which is cheaper to keep than to
- * copy; only a far too large first guess is copied out.
- */
-function trimmed(buf: Uint8Array, len: number): Uint8Array {
-  return buf.length > 2 * len + 4096 ? buf.slice(0, len) : buf.subarray(0, len);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // FlateDecode

@@ -103,6 +103,14 @@ function enlarge(out: Uint8Array, used: number, need: number, cap: number): Uint
   return nb;
 }
 
+/**
+ * The first `len` bytes of `buf`. Doubling leaves at most half of a buffer unused, which is cheaper to keep than to
+ * copy; only a far too large first guess is copied out.
+ */
+export function trimmed(buf: Uint8Array, len: number): Uint8Array {
+  return buf.length > 2 * len + 4096 ? buf.slice(0, len) : buf.subarray(0, len);
+}
+
 /** Output is checked against the clock at most this often (bytes). */
 const CLOCK_EVERY = 1 << 20;
 
@@ -407,7 +415,7 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
   }
   // A stream that fills the cap exactly and ends there is complete, not truncated: `truncated` is only set when
   // a symbol had no room.
-  const res: InflateResult = { data: out.length > 2 * op + 4096 ? out.slice(0, op) : out.subarray(0, op), truncated, ended: final && error === undefined && !truncated && !outOfTime };
+  const res: InflateResult = { data: trimmed(out, op), truncated, ended: final && error === undefined && !truncated && !outOfTime };
   if (error !== undefined) res.error = error;
   if (outOfTime) res.outOfTime = true;
   return res;
