@@ -31,21 +31,22 @@ export const DICT_END = Cmd.of('>>');
 export const BRACE_START = Cmd.of('{');
 export const BRACE_END = Cmd.of('}');
 
-// Content streams are mostly short operators and short resource names (Tj, re, /F1, /Im0): looking their strings up
-// by the bytes packed in a small integer spares a subarray and a new string per token. The table is bounded.
-const SHORT_STRINGS = new Map<number, string>();
+// Content streams are mostly short operators and short resource names (Tj, re, /F1, /Im0): looking them up by their
+// bytes packed in a small integer spares a subarray and a new string per token. One bounded table serves both: a
+// short name is the `op` string of the keyword with the same bytes.
+const SHORT = new Map<number, Cmd>();
 const SHORT_TABLE_MAX = 4096;
 
-/** `buf[start..start+len]` as a string, for len ≤ 3 (the key must fit a small integer). */
-function shortString(buf: Uint8Array, start: number, len: number): string {
+/** The keyword `buf[start..start+len]`, for len ≤ 3 (the key must fit a small integer). */
+function shortCmd(buf: Uint8Array, start: number, len: number): Cmd {
   let k = len;
   for (let i = 0; i < len; i++) k = (k << 8) | buf[start + i];
-  let s = SHORT_STRINGS.get(k);
-  if (s === undefined) {
-    s = String.fromCharCode.apply(null, buf.subarray(start, start + len) as unknown as number[]);
-    if (SHORT_STRINGS.size < SHORT_TABLE_MAX) SHORT_STRINGS.set(k, s);
+  let c = SHORT.get(k);
+  if (c === undefined) {
+    c = Cmd.of(String.fromCharCode.apply(null, buf.subarray(start, start + len) as unknown as number[]));
+    if (SHORT.size < SHORT_TABLE_MAX) SHORT.set(k, c);
   }
-  return s;
+  return c;
 }
 
 // Character classes: 1 = whitespace, 2 = delimiter, 0 = regular.
@@ -150,7 +151,7 @@ export class Lexer {
     if (len === 4 && buf[start] === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) return true;
     if (len === 5 && buf[start] === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) return false;
     if (len === 4 && buf[start] === 110 && buf[start + 1] === 117 && buf[start + 2] === 108 && buf[start + 3] === 108) return null;
-    if (len <= 3) return Cmd.of(shortString(buf, start, len));
+    if (len <= 3) return shortCmd(buf, start, len);
     return Cmd.of(len <= 64 ? String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]) : '?');
   }
 
@@ -209,7 +210,7 @@ export class Lexer {
     }
     this.pos = p;
     if (!hasEscape) {
-      if (p - start <= 3) return shortString(buf, start, p - start);
+      if (p - start <= 3) return shortCmd(buf, start, p - start).op;
       if (p - start <= 1024) return String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]);
       return latin1(buf.subarray(start, Math.min(p, start + 4096)));
     }
