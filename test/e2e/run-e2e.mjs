@@ -35,7 +35,12 @@ function check(ok, msg) {
 }
 /** One step of the suite: a failure is recorded with a screenshot, and the suite goes on. One retry at most. */
 async function step(name, page, fn) {
+  // checks made by an attempt that then threw are taken back: only the retry's checks count
+  const passedBefore = passed;
+  const failedBefore = failures.length;
   for (let attempt = 1; attempt <= 2; attempt++) {
+    passed = passedBefore;
+    failures.length = failedBefore;
     try {
       await fn();
       if (attempt > 1) retried.push(name);
