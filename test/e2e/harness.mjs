@@ -151,8 +151,14 @@ export async function contextMenu(page, target, label, prepare = async () => {},
     try {
       await item.waitFor({ timeout: 3000 });
       await beforeClick();
-      await item.click();
-      return;
+      // A click that lands too soon after the menu opened can be swallowed (the menu stays open and nothing runs):
+      // the menu closing is the sign the item was chosen. Click again, then fall back to Enter on the item.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (attempt < 2) await item.click();
+        else await page.keyboard.press('Enter');
+        if (await item.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+      }
+      throw new Error(`the context menu stayed open after choosing "${label}"`);
     } catch (e) {
       await page.keyboard.press('Escape');
       if (Date.now() > end) throw new Error(`"${label}" never appeared in the context menu`);
