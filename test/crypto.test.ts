@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { cbc } from '@noble/ciphers/aes.js';
 import { aesDecryptCbc, openSecurityHandler, rc4, type SecurityHandler } from '../src/analyzer/crypto';
+import { md5 } from '../src/analyzer/md5';
 import { PdfDict, Ref, type PdfValue } from '../src/analyzer/objects';
 
 // Fixtures: scripts/make-crypto-fixtures.sh (qpdf-encrypted copies of one tiny hand-written PDF).
@@ -334,4 +336,14 @@ test('throughput: 4 MB RC4 and AES-128 stream decryption', () => {
     console.log(`# ${name}: 4 MB in ${ms.toFixed(1)} ms (${(4 / (ms / 1000)).toFixed(0)} MB/s)`);
     assert.ok(out.length > 4_000_000);
   }
+});
+
+test('MD5 matches node:crypto for every length across the padding boundaries, in one part or several', () => {
+  for (let n = 0; n < 300; n++) {
+    const b = new Uint8Array(n).map((_, i) => (i * 31 + n) & 255);
+    const want = createHash('md5').update(b).digest('hex');
+    assert.equal(Buffer.from(md5(b)).toString('hex'), want, `length ${n}`);
+    assert.equal(Buffer.from(md5(b.subarray(0, n >> 2), b.subarray(n >> 2, n >> 1), new Uint8Array(0), b.subarray(n >> 1))).toString('hex'), want, `length ${n} in parts`);
+  }
+  assert.equal(Buffer.from(md5(new TextEncoder().encode('abc'))).toString('hex'), '900150983cd24fb0d6963f7d28e17f72');
 });

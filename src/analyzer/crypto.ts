@@ -2,12 +2,13 @@
  * The PDF Standard security handler, decryption only: ISO 32000-1 §7.6 (V1/V2/V4, R2–R4, RC4 and AES-128),
  * Adobe extension level 3 (R5) and ISO 32000-2 (R6, AES-256).
  *
- * Everything here is synchronous because the analyzer's API is; that is why the primitives come from
- * @noble (Web Crypto is async-only) and RC4 is written out below.
+ * Everything here is synchronous because the analyzer's API is; that is why AES and SHA-2 come from @noble (Web
+ * Crypto is async-only). MD5 (md5.ts) and RC4 (below) are small enough to be our own, and faster for the short
+ * inputs the key derivation hashes over and over.
  */
 import { cbc } from '@noble/ciphers/aes.js';
-import { md5 } from '@noble/hashes/legacy.js';
 import { sha256, sha384, sha512 } from '@noble/hashes/sha2.js';
+import { md5 } from './md5';
 import { PdfDict, type PdfValue } from './objects';
 import type { EncryptionReport } from './types';
 
@@ -148,14 +149,10 @@ function padPassword(pw: Uint8Array): Uint8Array {
 
 /** Algorithm 2: the file key from a (user) password. */
 function legacyFileKey(pw: Uint8Array, q: LegacyParams): Uint8Array {
-  const h = md5.create();
-  h.update(padPassword(pw));
-  h.update(q.o.subarray(0, 32));
   const p = q.p;
-  h.update(new Uint8Array([p & 255, (p >>> 8) & 255, (p >>> 16) & 255, (p >>> 24) & 255]));
-  h.update(q.id);
-  if (q.r >= 4 && !q.encryptMetadata) h.update(new Uint8Array([255, 255, 255, 255]));
-  let key = h.digest();
+  const perms = new Uint8Array([p & 255, (p >>> 8) & 255, (p >>> 16) & 255, (p >>> 24) & 255]);
+  const noMeta = q.r >= 4 && !q.encryptMetadata ? new Uint8Array([255, 255, 255, 255]) : new Uint8Array(0);
+  let key = md5(padPassword(pw), q.o.subarray(0, 32), perms, q.id, noMeta);
   if (q.r >= 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, q.n));
   return key.slice(0, q.n);
 }
@@ -178,10 +175,7 @@ function legacyUser(pw: Uint8Array, q: LegacyParams): Uint8Array | undefined {
   if (q.r === 2) {
     return equalBytes(rc4(key, PAD), q.u, 32) ? key : undefined;
   }
-  const h = md5.create();
-  h.update(PAD);
-  h.update(q.id);
-  const u = rc4Rounds(key, rc4(key, h.digest()), false);
+  const u = rc4Rounds(key, rc4(key, md5(PAD, q.id)), false);
   return equalBytes(u, q.u, 16) ? key : undefined;
 }
 
