@@ -5,7 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
-import { inflateRaw, trimmed } from './inflate';
+import { enlarge, inflateRaw, trimmed } from './inflate';
 import type { DecodedStream } from './objects';
 
 export interface FilterParams {
@@ -346,14 +346,6 @@ function tiffSubByteRow(
 // ---------------------------------------------------------------------------------------------------------------
 // LZWDecode
 
-/** Grows a byte array by doubling, never past the cap. */
-function grow(buf: Uint8Array, need: number, cap: number): Uint8Array {
-  const size = Math.min(cap, Math.max(need, buf.length * 2, 1024));
-  const nb = new Uint8Array(size);
-  nb.set(buf);
-  return nb;
-}
-
 function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResult {
   const prefix = new Uint16Array(4096);
   const suffix = new Uint8Array(4096);
@@ -421,7 +413,7 @@ function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResu
     prev = entry;
     const len = length[entry];
     if (o + len > out.length) {
-      if (out.length < cap) out = grow(out, o + len, cap);
+      out = enlarge(out, o, o + len, cap);
       if (o + len > out.length) {
         // Past the cap: keep the string's head that fits.
         const tmp = new Uint8Array(len);
@@ -529,7 +521,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
           break;
         }
         if (o + 4 > out.length) {
-          if (out.length < cap) out = grow(out, o + 4, cap);
+          out = enlarge(out, o, o + 4, cap);
           if (o + 4 > out.length) {
             for (let k = 0; o < out.length; k++) out[o++] = (group >>> (24 - 8 * k)) & 0xff;
             truncated = true;
@@ -548,7 +540,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
     } else if (c === 0x7a && count === 0) {
       // 'z': four zero bytes
       if (o + 4 > out.length) {
-        if (out.length < cap) out = grow(out, o + 4, cap);
+        out = enlarge(out, o, o + 4, cap);
         if (o + 4 > out.length) {
           o = out.length;
           truncated = true;
@@ -575,7 +567,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
       error = 'final group out of range';
     } else {
       const bytes = count - 1;
-      if (o + bytes > out.length && out.length < cap) out = grow(out, o + bytes, cap);
+      if (o + bytes > out.length) out = enlarge(out, o, o + bytes, cap);
       for (let k = 0; k < bytes; k++) {
         if (o >= out.length) {
           truncated = true;
@@ -618,7 +610,7 @@ function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean):
       }
     }
     if (o + count > out.length) {
-      if (out.length < cap) out = grow(out, o + count, cap);
+      out = enlarge(out, o, o + count, cap);
       if (o + count > out.length) {
         count = out.length - o;
         truncated = true;

@@ -95,10 +95,13 @@ const CL_TABLE: Table = { t: new Int32Array(1 << 7), bits: 0 };
 const lengths = new Uint8Array(288 + 32);
 const clLengths = new Uint8Array(19);
 
-/** A larger buffer holding `out[0..used]`: doubled, or `need`, never past `cap` (then possibly short of `need`). */
-function enlarge(out: Uint8Array, used: number, need: number, cap: number): Uint8Array {
+/**
+ * A larger buffer holding `out[0..used]`: doubled (at least 1 KB), or `need`, never past `cap` (then possibly short
+ * of `need`). Shared with the other decoders in filters.ts.
+ */
+export function enlarge(out: Uint8Array, used: number, need: number, cap: number): Uint8Array {
   if (out.length >= cap) return out;
-  const nb = new Uint8Array(Math.min(cap, Math.max(need, out.length * 2)));
+  const nb = new Uint8Array(Math.min(cap, Math.max(need, out.length * 2, 1024)));
   nb.set(out.subarray(0, used));
   return nb;
 }
