@@ -16,8 +16,10 @@ export async function loadPlaywright() {
   return import(path.join(CACHE, 'tools/node_modules/playwright-core/index.mjs'));
 }
 
-export function checkInstalled() {
-  for (const f of [NODE24, CS, '/usr/bin/chromium']) if (!fs.existsSync(f)) throw new Error(`${f} missing: run test/e2e/install.sh`);
+/** Throws when the cache lacks what a run needs: serving needs Node 24 and code-server; the e2e suite also a browser. */
+export function checkInstalled({ browser = true } = {}) {
+  const need = browser ? [NODE24, CS, '/usr/bin/chromium'] : [NODE24, CS];
+  for (const f of need) if (!fs.existsSync(f)) throw new Error(`${f} missing: run test/e2e/install.sh${browser ? '' : ' serve'}`);
 }
 
 /** A fresh profile: settings that keep VS Code quiet and off the network. */
