@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { type ChildProcess, fork } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { Deflate } from 'fflate';
-import type { AnalyzerOptions } from '../src/analyzer/options';
-import type { DocumentReport, PageRoute, RouteReason } from '../src/analyzer/types';
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../src/analyzer/options';
+import { type DocumentReport, LIMIT_REASONS, type PageRoute, type RouteReason } from '../src/analyzer/types';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, '..');
@@ -755,7 +755,7 @@ export function makeMutant(seeds: Seed[], seed: number, index: number): { bytes:
 
 const ROUTES: readonly PageRoute[] = ['text', 'ocr-layer', 'ocr', 'blank', 'review', 'unknown'];
 const REASONS: ReadonlySet<string> = new Set<RouteReason>([
-  'text-layer', 'sparse-text', 'invisible-text-only', 'undecodable-text', 'few-chars-over-image', 'invisible-text-over-scan', 'text-under-image', 'image-only', 'vector-only', 'small-image-only', 'little-paint', 'nothing-painted', 'password-required', 'unsupported-encryption', 'damaged', 'not-a-pdf', 'empty-file', 'budget-exceeded', 'stream-too-large', 'too-many-operators', 'form-depth-exceeded', 'page-tree-cycle', 'too-many-pages',
+  'text-layer', 'sparse-text', 'invisible-text-only', 'undecodable-text', 'few-chars-over-image', 'invisible-text-over-scan', 'text-under-image', 'image-only', 'vector-only', 'small-image-only', 'little-paint', 'nothing-painted', 'password-required', 'unsupported-encryption', 'damaged', 'not-a-pdf', 'empty-file', 'budget-exceeded', 'stream-too-large', 'too-many-operators', 'form-depth-exceeded', 'page-tree-cycle', 'too-many-pages', 'memory-limit', 'page-unreadable',
 ]);
 const EPS = 1e-9;
 
@@ -801,6 +801,8 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
     if (!ROUTES.includes(p.route)) bad(`${at}: route ${p.route}`);
     byRoute[p.route] = (byRoute[p.route] ?? 0) + 1;
     if (!Array.isArray(p.reasons) || p.reasons.length === 0 || p.reasons.some((r) => !REASONS.has(r))) bad(`${at}: reasons ${JSON.stringify(p.reasons)}`);
+    // nothing seen is not nothing there: behind a limit, only `text` (decoded text past the threshold) may stand
+    else if (p.reasons.some((r) => LIMIT_REASONS.has(r)) && p.route !== 'unknown' && p.route !== 'text') bad(`${at}: ${p.route} behind a limit (${p.reasons.join(', ')})`);
     const e = p.evidence;
     if (!e) return bad(`${at}: no evidence`);
     for (const k of ['visibleChars', 'invisibleChars', 'hiddenUnderImage', 'badChars', 'vectorOps', 'operators', 'imageCount'] as const) if (!count(e[k])) bad(`${at}: ${k} = ${e[k]}`);
@@ -808,7 +810,8 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
     if (e.hiddenUnderImage > e.invisibleChars) bad(`${at}: hiddenUnderImage > invisibleChars`);
     if (!(e.imageCoverage >= 0 && e.imageCoverage <= 1)) bad(`${at}: imageCoverage ${e.imageCoverage}`);
     if (!(e.textQuality >= 0 && e.textQuality <= 1)) bad(`${at}: textQuality ${e.textQuality}`);
-    if (!Array.isArray(e.imageBoxes) || e.imageCount !== e.imageBoxes.length) bad(`${at}: imageCount != imageBoxes.length`);
+    // the report keeps the largest boxes only (maxImageBoxesPerPage), never more than it counted
+    if (!Array.isArray(e.imageBoxes) || e.imageBoxes.length !== Math.min(e.imageCount, DEFAULT_OPTIONS.maxImageBoxesPerPage)) bad(`${at}: imageBoxes.length ${e.imageBoxes?.length} for imageCount ${e.imageCount}`);
     else
       for (const ib of e.imageBoxes) {
         if (!isRect(ib.rect)) bad(`${at}: image rect ${JSON.stringify(ib.rect)}`);

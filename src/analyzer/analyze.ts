@@ -2,16 +2,14 @@
  * The analyzer's entry points: bytes in, a DocumentReport out. Never throws; a file that can't be read becomes a
  * report with `error` and `unknown` pages.
  */
+import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { PdfDict, PdfStream } from './objects';
 import { type AnalyzerOptions, resolveOptions } from './options';
 import { decideRoute } from './route';
-import type { DocumentMetadata, DocumentReport, PageEvidence, PageReport, PageRoute, RouteReason } from './types';
-
-/** Faults that make a page's evidence unreliable enough that we must not route it from partial counts. */
-const FATAL_PAGE_FAULTS: ReadonlySet<RouteReason> = new Set(['budget-exceeded', 'too-many-operators']);
+import { type DocumentMetadata, type DocumentReport, type ImageBox, LIMIT_REASONS, type PageEvidence, type PageReport, type PageRoute, type RouteReason } from './types';
 
 export function emptyRouteCounts(): Record<PageRoute, number> {
   return { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 };
@@ -20,6 +18,7 @@ export function emptyRouteCounts(): Record<PageRoute, number> {
 export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): DocumentReport {
   const start = Date.now();
   const opts = resolveOptions(options);
+  const budget = new Budget(start + opts.timeBudgetMs, opts.maxHeldBytes);
   let doc: OpenedDocument | undefined;
   const report: DocumentReport = {
     pageCount: 0,
@@ -37,7 +36,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       report.error = { reason: 'not-a-pdf', message: 'input is not a byte array' };
       return finish(report, start);
     }
-    doc = openDocument(bytes, opts, start + opts.timeBudgetMs);
+    doc = openDocument(bytes, opts, budget);
     report.pdfVersion = doc.version;
     report.encryption = doc.encryption;
     report.notes.push(...doc.notes);
@@ -48,7 +47,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       return finish(report, start);
     }
     report.metadata = metadataOf(doc);
-    const ctx = new ScanContext(doc.xref, opts, start);
+    const ctx = new ScanContext(doc.xref, opts, budget);
     report.pageCount = doc.pages.length;
     let outOfTime = false;
     for (let i = 0; i < doc.pages.length; i++) {
@@ -57,7 +56,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
         boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox },
         rotate: node.rotate,
       };
-      if (outOfTime || Date.now() > ctx.deadline) {
+      if (outOfTime || budget.outOfTime('content')) {
         outOfTime = true;
         report.pages.push(unknownPage(i + 1, 'budget-exceeded', evidenceBase));
         continue;
@@ -69,6 +68,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   } catch (e) {
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };
   }
+  if (budget.exhausted) report.limit = { ...budget.exhausted };
   return finish(report, start);
 }
 
@@ -76,6 +76,11 @@ export async function analyzePdf(bytes: Uint8Array, options?: Partial<AnalyzerOp
   return analyzePdfSync(bytes, options);
 }
 
+/**
+ * A page's report from its scan. The rule that matters: evidence cut short by a limit or a fault is never read as
+ * absence. The route is then `unknown`, its reasons naming the limit, with one exception: `text`, when the text
+ * already decoded passes the text threshold; a limit cannot undraw it (the limit stays in the reasons).
+ */
 function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' | 'rotate'>, opts: AnalyzerOptions): PageReport {
   const visible = s.visibleChars;
   const evidence: PageEvidence = {
@@ -87,16 +92,18 @@ function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' 
     fonts: s.fonts,
     imageCoverage: round4(s.imageCoverage),
     imageCount: s.imageBoxes.length,
-    imageBoxes: s.imageBoxes,
+    imageBoxes: largest(s.imageBoxes, opts.maxImageBoxesPerPage),
     vectorOps: s.vectorOps,
     operators: s.operators,
     ...base,
   };
-  const fatal = s.faults.find((f) => FATAL_PAGE_FAULTS.has(f));
-  const pr: PageReport = fatal
-    ? { page, route: 'unknown', reasons: [fatal], evidence }
-    : { page, ...decideRoute({ ...evidence, imageCount: s.imageBoxes.length }, opts), evidence };
-  if (!fatal && s.faults.length > 0) pr.reasons = [...pr.reasons, ...s.faults];
+  const limits = s.faults.filter((f) => LIMIT_REASONS.has(f));
+  const decided = decideRoute({ ...evidence, imageCount: s.imageBoxes.length }, opts);
+  const pr: PageReport =
+    limits.length > 0 && !(decided.route === 'text' && visible >= opts.minTextChars)
+      ? { page, route: 'unknown', reasons: [...new Set(s.faults)], evidence }
+      : { page, ...decided, evidence };
+  if (pr.route !== 'unknown' && s.faults.length > 0) pr.reasons = [...pr.reasons, ...s.faults];
   if (s.notes.length > 0) pr.notes = s.notes.slice(0, 20);
   return pr;
 }
@@ -157,6 +164,19 @@ function finish(report: DocumentReport, start: number): DocumentReport {
   report.pageCount = Math.max(report.pageCount, report.pages.length);
   report.elapsedMs = Date.now() - start;
   return report;
+}
+
+/** The `n` largest boxes by share, in paint order (a report with 10,000 boxes a page is no use to anyone). */
+function largest(boxes: ImageBox[], n: number): ImageBox[] {
+  if (boxes.length <= n) return boxes;
+  const keep = new Set(
+    boxes
+      .map((b, i) => [b.share, i] as const)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, n)
+      .map(([, i]) => i),
+  );
+  return boxes.filter((_, i) => keep.has(i));
 }
 
 function round3(x: number): number {

@@ -3,6 +3,7 @@
  * far enough to count characters drawn visibly and invisibly, to place images, and to count vector painting.
  * It never rasterises: it follows the graphics state (q/Q, cm), the text state and matrices, and XObjects.
  */
+import type { Budget } from './budget';
 import type { PageNode } from './document';
 import { type LoadedFont, type TextTally, loadFont } from './fonts';
 import { type Matrix, IDENTITY, area, clipRect, contains, multiply, transformRect, unionArea } from './geometry';
@@ -30,14 +31,11 @@ export interface PageScan {
 /** Shared across the pages of one document: fonts are parsed once. */
 export class ScanContext {
   readonly fonts = new Map<PdfDict, LoadedFont>();
-  readonly deadline: number;
   constructor(
     readonly r: Resolver,
     readonly options: AnalyzerOptions,
-    start: number,
-  ) {
-    this.deadline = start + options.timeBudgetMs;
-  }
+    readonly budget: Budget,
+  ) {}
   font(d: PdfDict): LoadedFont {
     let f = this.fonts.get(d);
     if (!f) {
@@ -268,7 +266,7 @@ class PageScanner {
     let tlm: Matrix = [1, 0, 0, 1, 0, 0];
     const fontRes = this.subDict(resources, 'Font');
     let xobjRes: PdfDict | undefined | null = null; // looked up on first use
-    const deadline = this.ctx.deadline;
+    const deadline = this.ctx.budget.deadline;
     // Operands count towards the clock too: a stream of megabytes of numbers has no operator to check it at.
     let tokens = 0;
 

@@ -1,6 +1,7 @@
 /**
  * The document layer: header, xref, security handler, catalog and the page tree with inherited attributes.
  */
+import { Budget } from './budget';
 import { openSecurityHandler } from './crypto';
 import { Lexer } from './lexer';
 import { PdfDict, PdfStream, type PdfValue, Ref, isNumber, numberArray } from './objects';
@@ -30,11 +31,11 @@ export interface OpenedDocument {
 
 const LETTER: Rect = [0, 0, 612, 792];
 
-/** @param deadline `Date.now()` past which stream decoding gives up (the analysis's time budget) */
-export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, deadline = Infinity): OpenedDocument {
+/** @param budget the analysis's deadline and memory account */
+export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, budget: Budget = Budget.unbounded()): OpenedDocument {
   const notes: string[] = [];
   const xref = new XRef(bytes, options);
-  xref.deadline = deadline;
+  xref.budget = budget;
   const result: OpenedDocument = { xref, version: undefined, catalog: undefined, pages: [], encryption: { encrypted: false }, notes };
   if (bytes.length === 0) {
     result.fatal = { reason: 'empty-file', message: 'the file is empty' };

@@ -37,6 +37,10 @@ export interface AnalyzerOptions {
   maxPages: number;
   /** time budget per file in milliseconds (checked cooperatively) */
   timeBudgetMs: number;
+  /** decoded bytes held in memory at once per file: streams, object-stream cache, CMaps, font programs */
+  maxHeldBytes: number;
+  /** image boxes kept per page in the report (the largest; coverage is still computed from all of them) */
+  maxImageBoxesPerPage: number;
   /** password to try after the empty one (UTF-8) */
   password?: string;
 }
@@ -58,6 +62,8 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   maxPageTreeDepth: 64,
   maxPages: 100_000,
   timeBudgetMs: 20_000,
+  maxHeldBytes: 512 * 1024 * 1024,
+  maxImageBoxesPerPage: 500,
 });
 
 /** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */

@@ -28,7 +28,22 @@ export type RouteReason =
   | 'too-many-operators'
   | 'form-depth-exceeded'
   | 'page-tree-cycle'
-  | 'too-many-pages';
+  | 'too-many-pages'
+  /** decoded data held passed maxHeldBytes */
+  | 'memory-limit'
+  /** a page the file declares (page tree /Count, or a kid) that could not be read */
+  | 'page-unreadable';
+
+/** Reasons that say the evidence of a page is incomplete because a limit was hit or data could not be read. */
+export const LIMIT_REASONS: ReadonlySet<RouteReason> = new Set<RouteReason>([
+  'budget-exceeded',
+  'stream-too-large',
+  'too-many-operators',
+  'form-depth-exceeded',
+  'memory-limit',
+  'damaged',
+  'page-unreadable',
+]);
 
 /** A rectangle in default user space of the page (unrotated), as [x0, y0, x1, y1] with x0 ≤ x1, y0 ≤ y1. */
 export type Rect = [number, number, number, number];
@@ -80,6 +95,7 @@ export interface PageEvidence {
   /** area of the union of image boxes over the visible page area, 0..1 */
   imageCoverage: number;
   imageCount: number;
+  /** the largest image boxes, at most maxImageBoxesPerPage; imageCount counts them all */
   imageBoxes: ImageBox[];
   /** path painting operators (fill, stroke, shading) */
   vectorOps: number;
@@ -142,6 +158,8 @@ export interface DocumentReport {
   error?: { reason: RouteReason; message: string };
   /** structural findings: "xref repaired", "2 objects missing" */
   notes: string[];
+  /** the first limit of the document's budget that was hit (time or memory), and the stage that hit it */
+  limit?: { reason: 'budget-exceeded' | 'memory-limit'; stage: string };
   /** wall time the analysis took, milliseconds */
   elapsedMs: number;
 }

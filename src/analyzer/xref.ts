@@ -6,6 +6,7 @@
  * truncated, as real readers do. Objects are parsed lazily and cached; stream data is never copied, only decoded
  * on request.
  */
+import { Budget } from './budget';
 import { type FilterParams, decodeFilters } from './filters';
 import { Cmd, EOF, Lexer } from './lexer';
 import { type DecodedStream, PdfDict, PdfStream, type PdfValue, Ref, type Resolver, isNumber } from './objects';
@@ -51,8 +52,8 @@ export class XRef implements Resolver {
   private readonly objStms = new Map<number, ObjStmIndex | null>();
   private scanIndex: Map<number, number> | undefined;
   private objectCount = 0;
-  /** `Date.now()` past which stream decoding stops (the analysis's time budget); set by the document opener */
-  deadline = Infinity;
+  /** the analysis's deadline and memory account; set by the document opener */
+  budget: Budget = Budget.unbounded();
 
   constructor(
     readonly bytes: Uint8Array,
@@ -386,7 +387,7 @@ export class XRef implements Resolver {
         if (raw.length > maxBytes) return { data: raw.subarray(0, maxBytes), truncated: true };
         return { data: raw, truncated: false };
       }
-      return decodeFilters(raw, filters, params, maxBytes, this.deadline);
+      return decodeFilters(raw, filters, params, maxBytes, this.budget.deadline);
     } catch (e) {
       return { data: new Uint8Array(0), truncated: false, error: String(e) };
     }
