@@ -20,10 +20,13 @@ MOCHA_VERSION=11.8.0
 # Run from `npm start` / `npm run test:e2e`, this script inherits npm's environment for lifecycle scripts:
 # npm_config_user_agent says "node/v20…", and an inner npm reads every npm_config_* variable as its own config. The
 # inner installs below must run as if typed at a fresh shell (code-server's postinstall reads the Node version from
-# the user agent), so drop all npm_* variables except the cache, user config and registry a user may have chosen.
+# the user agent), so drop all npm_* variables except the cache, config files and registry a user may have chosen.
+# The global config file must be named: npm looks for it beside the running node, and below the inner installs run
+# under Node 24, whose folder has none (a machine's CA file or proxy set there would be lost).
+export npm_config_globalconfig=${npm_config_globalconfig:-$(npm config get globalconfig)}
 for v in $(compgen -e); do
   case "$v" in
-    npm_config_cache|npm_config_userconfig|npm_config_registry) ;;
+    npm_config_cache|npm_config_userconfig|npm_config_globalconfig|npm_config_registry) ;;
     npm_*|NPM_*|INIT_CWD) unset "$v" ;;
   esac
 done

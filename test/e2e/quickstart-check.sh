@@ -12,8 +12,10 @@ PORT=${PORT:-8790}
 DIR="$TMP/quick start/pdf page diagnostics"
 mkdir -p "$QS_HOME" "$(dirname "$DIR")"
 git clone -q "$REPO" "$DIR"
-# a fresh shell's environment: empty home and cache, nothing of the calling npm's
-run_env=(env -i PATH="$PATH" HOME="$QS_HOME" LANG=C.UTF-8 PORT="$PORT" TERM=dumb)
+# a fresh shell's environment: empty home and cache, nothing of the calling npm's (the machine's own settings, such
+# as its CA certificates and global npm config, stay)
+run_env=(env HOME="$QS_HOME" PORT="$PORT" -u E2E_CACHE -u INIT_CWD)
+for v in $(compgen -e); do case "$v" in npm_*|NPM_*) run_env+=(-u "$v") ;; esac; done
 
 pid=
 stop() { [ -n "$pid" ] && kill -TERM -- "-$pid" 2>/dev/null || true; [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; pid=; }
