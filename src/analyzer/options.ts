@@ -39,6 +39,10 @@ export interface AnalyzerOptions {
   timeBudgetMs: number;
   /** decoded bytes held in memory at once per file: streams, object-stream cache, CMaps, font programs */
   maxHeldBytes: number;
+  /** decoded object streams kept for reuse (an LRU within maxHeldBytes; evicted ones are decoded again on need) */
+  objectStreamCacheBytes: number;
+  /** parsed fonts and their ToUnicode/CMap tables kept for reuse (an LRU within maxHeldBytes) */
+  fontCacheBytes: number;
   /** image boxes kept per page in the report (the largest; coverage is still computed from all of them) */
   maxImageBoxesPerPage: number;
   /** password to try after the empty one (UTF-8) */
@@ -63,6 +67,8 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   maxPages: 100_000,
   timeBudgetMs: 20_000,
   maxHeldBytes: 512 * 1024 * 1024,
+  objectStreamCacheBytes: 64 * 1024 * 1024,
+  fontCacheBytes: 128 * 1024 * 1024,
   maxImageBoxesPerPage: 500,
 });
 
