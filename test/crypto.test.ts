@@ -314,7 +314,8 @@ test('AES: IV-only, short, unaligned and badly padded input decrypts what it can
   // no valid padding: keep the bytes
   const raw = cbc(key, iv, { disablePadding: true }).encrypt(new TextEncoder().encode('0123456789abcdef'));
   assert.equal(latin1(aesDecryptCbc(key, new Uint8Array([...iv, ...raw]))), '0123456789abcdef');
-  assert.doesNotThrow(() => aesDecryptCbc(new Uint8Array(5), full)); // bad key length
+  // a bad key length is an error the caller sees (the stream's decode reports it), never an empty result
+  assert.throws(() => aesDecryptCbc(new Uint8Array(5), full), /AES decryption failed/);
 });
 
 test('RC4 known answer (RFC 6229 key 0x0102030405, first bytes)', () => {
@@ -346,4 +347,48 @@ test('MD5 matches node:crypto for every length across the padding boundaries, in
     assert.equal(Buffer.from(md5(b.subarray(0, n >> 2), b.subarray(n >> 2, n >> 1), new Uint8Array(0), b.subarray(n >> 1))).toString('hex'), want, `length ${n} in parts`);
   }
   assert.equal(Buffer.from(md5(new TextEncoder().encode('abc'))).toString('hex'), '900150983cd24fb0d6963f7d28e17f72');
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// AESV2 against a /Length that does not fit (issue 12: the cipher threw and every stream silently decrypted to nothing)
+
+const PAD_BYTES = new Uint8Array([0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a]);
+
+/** An R4 AESV2 /Encrypt dictionary written (empty user password) with a file key of `nBytes`, declaring `lengthBits`. */
+function aesV2Dict(nBytes: number, lengthBits: number, id: Uint8Array): { encrypt: PdfDict; fileKey: Uint8Array } {
+  const o = new Uint8Array(32).fill(7);
+  const p = -4;
+  const perms = new Uint8Array([p & 255, (p >>> 8) & 255, (p >>> 16) & 255, (p >>> 24) & 255]);
+  let key = md5(PAD_BYTES, o, perms, id);
+  for (let i = 0; i < 50; i++) key = md5(key.subarray(0, nBytes));
+  key = key.slice(0, nBytes);
+  let u = rc4(key, md5(PAD_BYTES, id));
+  for (let i = 1; i <= 19; i++) u = rc4(key.map((b) => b ^ i), u);
+  const uFull = new Uint8Array(32);
+  uFull.set(u);
+  const cf = dict({ StdCF: dict({ CFM: 'AESV2', Length: 16, AuthEvent: 'DocOpen' }) });
+  return { encrypt: dict({ Filter: 'Standard', V: 4, R: 4, Length: lengthBits, O: o, U: uFull, P: p, CF: cf, StmF: 'StdCF', StrF: 'StdCF' }), fileKey: key };
+}
+
+test('AESV2 with a /Length of 40 but a 128-bit key (as ISO 32000-1 Table 25 fixes it) opens and decrypts', () => {
+  const id = new Uint8Array(16).fill(3);
+  const { encrypt, fileKey } = aesV2Dict(16, 40, id);
+  const r = openSecurityHandler(encrypt, id);
+  assert.ok(r.ok, r.ok ? '' : r.message);
+  // it really decrypts: Algorithm 1's object key for object 5 0, AES-128-CBC with a 16-byte IV
+  const objKey = md5(fileKey, new Uint8Array([5, 0, 0, 0, 0]), new TextEncoder().encode('sAlT')).subarray(0, 16);
+  const iv = new Uint8Array(16).fill(1);
+  const plain = 'BT /F1 12 Tf (Hello) Tj ET';
+  const ct = cbc(objKey, iv).encrypt(new TextEncoder().encode(plain));
+  assert.equal(latin1(r.handler.decryptStream(new Uint8Array([...iv, ...ct]), 5, 0)), plain);
+});
+
+test('AESV2 whose writer used a 40-bit key fails as unsupported-encryption, never as silently empty streams', () => {
+  const id = new Uint8Array(16).fill(3);
+  const r = openSecurityHandler(aesV2Dict(5, 40, id).encrypt, id);
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.equal(r.reason, 'unsupported-encryption');
+    assert.match(r.message, /128-bit/);
+  }
 });

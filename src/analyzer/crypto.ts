@@ -102,8 +102,8 @@ export function aesDecryptCbc(key: Uint8Array, data: Uint8Array): Uint8Array {
       if (good) return buf.subarray(0, whole - pad);
     }
     return buf;
-  } catch {
-    return EMPTY;
+  } catch (e) {
+    throw new Error(`AES decryption failed: ${String(e).slice(0, 120)}`);
   }
 }
 
@@ -297,14 +297,12 @@ class StandardHandler implements SecurityHandler {
     return key;
   }
 
+  // A cipher error propagates: the stream's decode reports it (and the page that needed it can't tell), instead of
+  // the ciphertext or nothing standing in for the data. Key lengths are checked when the handler opens.
   private apply(f: CryptFilter, data: Uint8Array, num: number, gen: number): Uint8Array {
-    try {
-      if (f.cipher === 'identity') return data;
-      if (f.cipher === 'rc4') return rc4(this.objectKey(num, gen, false), data);
-      return aesDecryptCbc(this.objectKey(num, gen, true), data);
-    } catch {
-      return data;
-    }
+    if (f.cipher === 'identity') return data;
+    if (f.cipher === 'rc4') return rc4(this.objectKey(num, gen, false), data);
+    return aesDecryptCbc(this.objectKey(num, gen, true), data);
   }
 
   decryptString(data: Uint8Array, num: number, gen: number): Uint8Array {
@@ -350,6 +348,12 @@ function num(d: PdfDict, key: string): number | undefined {
 function bytes(d: PdfDict, key: string): Uint8Array | undefined {
   const v = d.get(key);
   return v instanceof Uint8Array ? v : undefined;
+}
+
+class KeyLengthMismatch extends Error {
+  constructor(readonly bytes: number) {
+    super(`key length ${bytes}`);
+  }
 }
 
 /** Key length in bits from a /Length that some writers give in bytes; undefined when absent or absurd. */
@@ -483,19 +487,46 @@ function open(encrypt: PdfDict, id: Uint8Array, password: string | undefined, re
     }
     const q: LegacyParams = { r, n, o, u, p: (num(encrypt, 'P') ?? 0) | 0, id, encryptMetadata };
     tryPw = (pw, owner) => (owner ? legacyOwner(pw, q) : legacyUser(pw, q));
+    // AESV2 needs a 16-byte object key, and Algorithm 1 gives min(n + 5, 16) bytes: a file key under 11 bytes
+    // cannot make one. ISO 32000-1 Table 25 fixes the AESV2 key at 128 bits whatever /Length says, so a file whose
+    // /Length (or its crypt filter's) disagrees is read with n = 16 first. If only the shorter key authenticates,
+    // the writer really used it and AES cannot run with it: pdf.js (core/crypto.js) would hand the short key to its
+    // AES-128 cipher and produce garbage; we refuse the file as unsupported-encryption rather than read noise.
+    const aesV2 = (strF.cipher === 'aes' || stmF.cipher === 'aes' || [...filters.values()].some((f) => f.cipher === 'aes')) && v === 4;
+    if (aesV2 && n < 16) {
+      const declared = n;
+      const base = tryPw;
+      tryPw = (pw, owner) => {
+        q.n = 16;
+        const k = base(pw, owner);
+        if (k) return k;
+        q.n = declared;
+        const short = base(pw, owner);
+        if (short) throw new KeyLengthMismatch(declared);
+        return undefined;
+      };
+    }
   }
 
-  let key = tryPw(EMPTY, false);
-  report.needsPassword = !key;
-  if (!key && password !== undefined) {
-    const candidates = passwordCandidates(password, r >= 5);
-    for (const owner of [false, true]) {
-      for (const pw of candidates) {
-        key = tryPw(pw, owner);
+  let key: Uint8Array | undefined;
+  try {
+    key = tryPw(EMPTY, false);
+    report.needsPassword = !key;
+    if (!key && password !== undefined) {
+      const candidates = passwordCandidates(password, r >= 5);
+      for (const owner of [false, true]) {
+        for (const pw of candidates) {
+          key = tryPw(pw, owner);
+          if (key) break;
+        }
         if (key) break;
       }
-      if (key) break;
     }
+  } catch (e) {
+    if (e instanceof KeyLengthMismatch) {
+      return unsupported(`AESV2 needs a 128-bit file key, but the file's key is ${e.bytes * 8} bits (its /Length): AES cannot run with it`);
+    }
+    throw e;
   }
   if (!key) {
     return {
