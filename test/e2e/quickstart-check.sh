@@ -14,8 +14,9 @@ mkdir -p "$QS_HOME" "$(dirname "$DIR")"
 git clone -q "$REPO" "$DIR"
 # a fresh shell's environment: empty home and cache, nothing of the calling npm's (the machine's own settings, such
 # as its CA certificates and global npm config, stay)
-run_env=(env HOME="$QS_HOME" PORT="$PORT" -u E2E_CACHE -u INIT_CWD)
+run_env=(env -u E2E_CACHE -u INIT_CWD)
 for v in $(compgen -e); do case "$v" in npm_*|NPM_*) run_env+=(-u "$v") ;; esac; done
+run_env+=(HOME="$QS_HOME" PORT="$PORT")
 
 pid=
 stop() { [ -n "$pid" ] && kill -TERM -- "-$pid" 2>/dev/null || true; [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; pid=; }
