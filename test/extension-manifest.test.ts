@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { RESTRICTED_SETTINGS } from '../src/extension/settings';
 
 const root = new URL('../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
@@ -27,7 +28,7 @@ test('explorer menu matches .pdf case-insensitively and folders', () => {
 test('desktop and web entry points, untrusted and virtual workspaces, engine kept', () => {
   assert.equal(pkg.main, './dist/extension.cjs');
   assert.equal(pkg.browser, './dist/web/extension.cjs');
-  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.equal(pkg.capabilities.virtualWorkspaces, true);
   assert.equal(pkg.engines.vscode, '^1.95.0');
 });
@@ -41,4 +42,41 @@ test('custom editor is opt-in for *.pdf', () => {
 test('icons referenced by the manifest exist', () => {
   assert.ok(existsSync(new URL(pkg.icon, root)));
   for (const c of pkg.contributes.viewsContainers.activitybar) assert.ok(existsSync(new URL(c.icon, root)));
+});
+
+test('untrusted workspaces: "limited" with every limit setting restricted (VS Code reads the list only for "limited")', () => {
+  const u = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(u.supported, 'limited');
+  assert.equal(typeof u.description, 'string');
+  assert.ok(u.description.length > 0);
+  const restricted: string[] = u.restrictedConfigurations;
+  const props: Record<string, unknown> = pkg.contributes.configuration.properties;
+  // every limit by name: the limits.* settings, the file size cap and the worker count
+  const limits = Object.keys(props).filter((k) => /^pdfPageDiagnostics\.limits\./.test(k));
+  assert.ok(limits.length >= 7, 'time, pages, memory, stream, page content, operators, image boxes');
+  for (const k of [...limits, 'pdfPageDiagnostics.maxFileSizeMB', 'pdfPageDiagnostics.workerCount']) {
+    assert.ok(restricted.includes(k), `${k} is restricted`);
+  }
+  // only contributed settings, and the list the code uses
+  for (const k of restricted) assert.ok(k in props, `${k} is contributed`);
+  assert.deepEqual([...restricted].sort(), [...RESTRICTED_SETTINGS].sort());
+});
+
+test('every numeric setting has a minimum and a maximum, and its default lies between them', () => {
+  const props: Record<string, { type: string; default: number; minimum?: number; maximum?: number }> = pkg.contributes.configuration.properties;
+  let numeric = 0;
+  for (const [key, p] of Object.entries(props)) {
+    if (p.type !== 'number' && p.type !== 'integer') continue;
+    numeric++;
+    assert.equal(typeof p.minimum, 'number', `${key} minimum`);
+    assert.equal(typeof p.maximum, 'number', `${key} maximum`);
+    assert.ok(p.minimum! <= p.default && p.default <= p.maximum!, `${key} default within bounds`);
+  }
+  assert.ok(numeric >= 17);
+});
+
+test('the time budget maximum keeps the overrun timer within setTimeout (2^31 - 1 ms)', () => {
+  const max: number = pkg.contributes.configuration.properties['pdfPageDiagnostics.limits.timeBudgetMs'].maximum;
+  // the pool stops a worker at 1.5 x budget + a grace period of seconds
+  assert.ok(Math.ceil(max * 1.5) + 60_000 <= 2 ** 31 - 1);
 });

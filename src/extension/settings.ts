@@ -1,8 +1,18 @@
 /**
  * Settings → analyzer options and extension behaviour. Pure (no `vscode` import): the caller passes a getter over
  * the `pdfPageDiagnostics` configuration section, so the mapping is unit-tested without VS Code.
- * The analyzer's thresholds have their defaults only in DEFAULT_OPTIONS; package.json repeats them for the Settings
- * UI and a test asserts the two agree.
+ * The analyzer's thresholds and limits have their defaults only in DEFAULT_OPTIONS; package.json repeats them (and
+ * the bounds below) for the Settings UI, and tests assert the two agree.
+ *
+ * Every numeric setting has a minimum and a maximum, here and in the schema, and values are clamped to them: the
+ * Settings UI only warns about an out-of-range value, `settings.json` is not validated at all, and an unbounded
+ * time budget overflows the overrun timer (setTimeout takes at most 2^31−1 ms).
+ *
+ * Workspace Trust: the limits are listed in package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations`
+ * (RESTRICTED_SETTINGS, tested), with `supported: "limited"`: VS Code honours that list only for "limited". VS Code
+ * itself then drops workspace and folder values of those settings while the workspace is untrusted, so
+ * `getConfiguration().get()` already returns the user's or the default value there. trustAwareReader() does the same
+ * through inspect() for hosts that do not implement restricted settings, and costs nothing where they do.
  */
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../analyzer/options';
 import type { PageRoute } from '../analyzer/types';
@@ -10,18 +20,60 @@ import { PAGE_ROUTES } from '../shared/protocol';
 
 export const SECTION = 'pdfPageDiagnostics';
 
-/** Each analyzer option the user may set, with its setting key below SECTION. */
-export const OPTION_SETTINGS: ReadonlyArray<{ setting: string; option: keyof AnalyzerOptions }> = [
-  { setting: 'thresholds.minTextChars', option: 'minTextChars' },
-  { setting: 'thresholds.undecodableShare', option: 'undecodableShare' },
-  { setting: 'thresholds.borderlineMaxChars', option: 'borderlineMaxChars' },
-  { setting: 'thresholds.borderlineCoverage', option: 'borderlineCoverage' },
-  { setting: 'thresholds.minOcrLayerChars', option: 'minOcrLayerChars' },
-  { setting: 'thresholds.ocrLayerCoverage', option: 'ocrLayerCoverage' },
-  { setting: 'thresholds.scanCoverage', option: 'scanCoverage' },
-  { setting: 'thresholds.minVectorOps', option: 'minVectorOps' },
-  { setting: 'limits.timeBudgetMs', option: 'timeBudgetMs' },
-  { setting: 'limits.maxPages', option: 'maxPages' },
+const MB = 1024 * 1024;
+
+/** A numeric setting's schema bounds, in the setting's own unit. */
+export interface NumericBounds {
+  min: number;
+  max: number;
+  /** the schema type is "integer": fractional values are rounded down */
+  integer: boolean;
+}
+
+/** One row of the mapping table: a setting below SECTION, the analyzer option it sets, and how. */
+export interface OptionSetting extends NumericBounds {
+  setting: string;
+  option: keyof AnalyzerOptions;
+  /** option value = setting value × scale (1, or bytes per MB for settings in MB) */
+  scale: number;
+  /** a limit: bounds the work or memory a file may take, so an untrusted workspace must not set it */
+  restricted: boolean;
+  /** 0 is taken as "unset" (the default) rather than clamped up: a 0 page cap or time budget would make every file unknown */
+  zeroIsUnset?: boolean;
+}
+
+/** The one table of analyzer options the user may set. */
+export const OPTION_SETTINGS: readonly OptionSetting[] = [
+  { setting: 'thresholds.minTextChars', option: 'minTextChars', scale: 1, min: 0, max: 1_000_000, integer: true, restricted: false },
+  { setting: 'thresholds.undecodableShare', option: 'undecodableShare', scale: 1, min: 0, max: 1, integer: false, restricted: false },
+  { setting: 'thresholds.borderlineMaxChars', option: 'borderlineMaxChars', scale: 1, min: 0, max: 1_000_000, integer: true, restricted: false },
+  { setting: 'thresholds.borderlineCoverage', option: 'borderlineCoverage', scale: 1, min: 0, max: 1, integer: false, restricted: false },
+  { setting: 'thresholds.minOcrLayerChars', option: 'minOcrLayerChars', scale: 1, min: 0, max: 1_000_000, integer: true, restricted: false },
+  { setting: 'thresholds.ocrLayerCoverage', option: 'ocrLayerCoverage', scale: 1, min: 0, max: 1, integer: false, restricted: false },
+  { setting: 'thresholds.scanCoverage', option: 'scanCoverage', scale: 1, min: 0, max: 1, integer: false, restricted: false },
+  { setting: 'thresholds.minVectorOps', option: 'minVectorOps', scale: 1, min: 0, max: 10_000_000, integer: true, restricted: false },
+  // The pool stops a worker at 1.5 × budget + grace; one hour keeps that far below setTimeout's 2^31−1 ms.
+  { setting: 'limits.timeBudgetMs', option: 'timeBudgetMs', scale: 1, min: 100, max: 3_600_000, integer: true, restricted: true, zeroIsUnset: true },
+  { setting: 'limits.maxPages', option: 'maxPages', scale: 1, min: 1, max: 1_000_000, integer: true, restricted: true, zeroIsUnset: true },
+  { setting: 'limits.maxHeldMB', option: 'maxHeldBytes', scale: MB, min: 16, max: 2048, integer: true, restricted: true },
+  { setting: 'limits.maxStreamMB', option: 'maxStreamBytes', scale: MB, min: 1, max: 1024, integer: true, restricted: true },
+  { setting: 'limits.maxPageContentMB', option: 'maxPageBytes', scale: MB, min: 1, max: 2048, integer: true, restricted: true },
+  { setting: 'limits.maxOpsPerPage', option: 'maxOpsPerPage', scale: 1, min: 1000, max: 100_000_000, integer: true, restricted: true },
+  { setting: 'limits.maxImageBoxesPerPage', option: 'maxImageBoxesPerPage', scale: 1, min: 0, max: 10_000, integer: true, restricted: true },
+];
+
+/** Extension-only numeric settings (not analyzer options), with their bounds. */
+export const EXTENSION_NUMBER_SETTINGS: Readonly<Record<'maxFileSizeMB' | 'workerCount', NumericBounds & { restricted: boolean }>> = Object.freeze({
+  maxFileSizeMB: { min: 1, max: 2048, integer: false, restricted: true },
+  workerCount: { min: 0, max: 16, integer: true, restricted: true },
+});
+
+/** Settings (full keys) whose workspace values an untrusted workspace may not set: every limit. */
+export const RESTRICTED_SETTINGS: readonly string[] = [
+  ...OPTION_SETTINGS.filter((s) => s.restricted).map((s) => `${SECTION}.${s.setting}`),
+  ...Object.entries(EXTENSION_NUMBER_SETTINGS)
+    .filter(([, b]) => b.restricted)
+    .map(([k]) => `${SECTION}.${k}`),
 ];
 
 /** Extension-only settings (not analyzer options). package.json's defaults must equal these (tested). */
@@ -43,21 +95,26 @@ export interface ExtensionSettings {
   workerCount: number;
 }
 
-const MAX_WORKERS = 16;
+const MAX_WORKERS = EXTENSION_NUMBER_SETTINGS.workerCount.max;
 
-function validNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+/**
+ * A setting's value clamped to its bounds, or undefined when it is not a usable number (not a finite number, or
+ * negative: no setting here takes one, so it is a typo rather than "as small as possible").
+ */
+export function clampSetting(v: unknown, b: NumericBounds): number | undefined {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return undefined;
+  const n = b.integer ? Math.floor(v) : v;
+  return Math.min(b.max, Math.max(b.min, n));
 }
 
 export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   const options: Partial<AnalyzerOptions> = {};
-  for (const { setting, option } of OPTION_SETTINGS) {
-    const v = get(setting);
-    if (validNumber(v)) (options as Record<string, number>)[option] = v;
+  for (const row of OPTION_SETTINGS) {
+    const raw = get(row.setting);
+    if (row.zeroIsUnset && raw === 0) continue;
+    const v = clampSetting(raw, row);
+    if (v !== undefined) (options as Record<string, number>)[row.option] = v * row.scale;
   }
-  // A zero page cap or time budget would make every file unknown; treat it as unset.
-  if (options.timeBudgetMs === 0) delete options.timeBudgetMs;
-  if (options.maxPages === 0) delete options.maxPages;
 
   const rawRoutes = get('problemRoutes');
   const problemRoutes = new Set<PageRoute>(
@@ -65,13 +122,42 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   );
   const trust = get('trustOcrLayer');
   const mb = get('maxFileSizeMB');
-  const workers = get('workerCount');
+  const sizeMB = mb === 0 ? undefined : clampSetting(mb, EXTENSION_NUMBER_SETTINGS.maxFileSizeMB);
+  const workers = clampSetting(get('workerCount'), EXTENSION_NUMBER_SETTINGS.workerCount);
   return {
     options,
     problemRoutes,
     trustOcrLayer: typeof trust === 'boolean' ? trust : EXTENSION_DEFAULTS.trustOcrLayer,
-    maxFileSizeBytes: Math.floor((validNumber(mb) && mb > 0 ? mb : EXTENSION_DEFAULTS.maxFileSizeMB) * 1024 * 1024),
-    workerCount: validNumber(workers) ? Math.min(MAX_WORKERS, Math.floor(workers)) : EXTENSION_DEFAULTS.workerCount,
+    maxFileSizeBytes: Math.floor((sizeMB ?? EXTENSION_DEFAULTS.maxFileSizeMB) * MB),
+    workerCount: workers ?? EXTENSION_DEFAULTS.workerCount,
+  };
+}
+
+/** What `WorkspaceConfiguration.inspect()` returns, as far as it matters here. */
+export interface InspectedSetting {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** The part of `vscode.WorkspaceConfiguration` (for SECTION) the reader uses. */
+export interface ConfigurationLike {
+  get(key: string): unknown;
+  inspect(key: string): InspectedSetting | undefined;
+}
+
+/**
+ * A getter for readSettings(): in a trusted workspace, the configuration's own value; in an untrusted one, a
+ * restricted setting's user (global) value, else its default, never a workspace or folder value.
+ * VS Code already strips those values itself (see the header); this repeats it for hosts that do not.
+ */
+export function trustAwareReader(config: ConfigurationLike, trusted: boolean): (key: string) => unknown {
+  const restricted = new Set(RESTRICTED_SETTINGS);
+  return (key) => {
+    if (trusted || !restricted.has(`${SECTION}.${key}`)) return config.get(key);
+    const i = config.inspect(key);
+    return i?.globalValue !== undefined ? i.globalValue : i?.defaultValue;
   };
 }
 
