@@ -1,12 +1,14 @@
 /**
- * Classifying files: stat → size check → cache → read through workspace.fs → analysis pool → store.
+ * Classifying files: stat → size check → read through workspace.fs → content hash → cache → analysis pool → store.
+ * The cache is keyed on the bytes' SHA-256 (and the options), not on size and mtime, so a same-size rewrite within
+ * the mtime resolution is analysed again; the file is read for the hash even when the report turns out cached.
  * Also the PDF discovery for folders and the workspace (findFiles honours files.exclude).
  */
 import * as vscode from 'vscode';
 import type { AnalysisPool } from './analysisPool';
 import { failureReport } from './model';
 import { optionsKey, type ExtensionSettings } from './settings';
-import type { ReportStore, Stamp } from './store';
+import { sha256Hex, type ReportStore, type Stamp } from './store';
 
 export type Outcome = 'analysed' | 'cached' | 'cancelled' | 'refused' | 'failed';
 
@@ -60,8 +62,7 @@ export class Classifier {
       this.store.delete(key);
       return 'refused';
     }
-    const stamp: Stamp = { size: stat.size, mtime: stat.mtime, options: optionsKey(s.options) };
-    if (this.store.cached(key, stamp)) return 'cached';
+    const options = optionsKey(s.options);
     if (token?.isCancellationRequested) return 'cancelled';
     this.store.setBusy(key, true);
     try {
@@ -70,9 +71,19 @@ export class Classifier {
         bytes = await vscode.workspace.fs.readFile(uri);
       } catch (e) {
         const report = failureReport('damaged', `cannot read the file: ${String(e).slice(0, 200)}`);
-        this.store.set({ uri: key, label: labelOf(uri), stamp, report });
+        this.store.set({ uri: key, label: labelOf(uri), stamp: { size: stat.size, mtime: stat.mtime, sha256: '', options }, report });
         return 'failed';
       }
+      if (bytes.byteLength > s.maxFileSizeBytes) {
+        // grown since the stat
+        this.refused.set(key, { label: labelOf(uri), size: bytes.byteLength, limit: s.maxFileSizeBytes });
+        this.store.delete(key);
+        return 'refused';
+      }
+      // Hashed before the pool takes the bytes: it may transfer (detach) them to a worker.
+      const stamp: Stamp = { size: bytes.byteLength, mtime: stat.mtime, sha256: await sha256Hex(bytes), options };
+      if (this.store.cached(key, stamp)) return 'cached';
+      if (token?.isCancellationRequested) return 'cancelled';
       const report = await this.pool.analyze(bytes, s.options, token);
       if (!report) return 'cancelled';
       this.store.set({ uri: key, label: labelOf(uri), stamp, report });

@@ -1,14 +1,21 @@
 /**
  * The one report store: a report per document, keyed by URI string. The tree, the metadata panel, the Problems
  * entries, the status bar, the webview and the exports all read it, so they show one verdict.
- * It doubles as the cache: an entry is reused while the file's size, mtime and the analyzer options are unchanged.
+ * It doubles as the cache: an entry is reused while the file's content (SHA-256 of its bytes, and its size) and the
+ * analyzer options are unchanged. Size and mtime alone are not enough: a file rewritten within the file system's mtime
+ * resolution with the same size would keep showing the old report. The hash is taken of the bytes read for analysis, so
+ * it costs no extra read; a file merely touched (new mtime, same bytes) is not analysed again.
  * Pure (no `vscode`): events are plain listener lists.
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { DocumentReport } from '../analyzer/types';
 
 export interface Stamp {
   size: number;
+  /** recorded for information; not part of the key */
   mtime: number;
+  /** lowercase hex SHA-256 of the file's bytes; '' when they could not be read (never matches) */
+  sha256: string;
   /** optionsKey() of the options the report was made with */
   options: string;
 }
@@ -43,8 +50,40 @@ export class Emitter<T> {
   }
 }
 
+/** Whether a report made under stamp `a` is valid for a file now under stamp `b`: same bytes, same options. */
 export function sameStamp(a: Stamp, b: Stamp): boolean {
-  return a.size === b.size && a.mtime === b.mtime && a.options === b.options;
+  return a.sha256 !== '' && a.sha256 === b.sha256 && a.size === b.size && a.options === b.options;
+}
+
+/** Bytes hashed between yields when no native digest is available, so a large file does not block the host. */
+const HASH_SLICE = 4 * 1024 * 1024;
+
+/**
+ * Lowercase hex SHA-256 of `bytes`. Uses Web Crypto where the host has it (Node, and browsers in a secure context);
+ * otherwise hashes in slices that yield to the event loop between them (a web host served over plain http has no
+ * crypto.subtle). Never rejects: a digest failure falls back to the sliced hash.
+ */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (subtle) {
+    try {
+      return toHex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+    } catch {
+      // fall through to the portable hash
+    }
+  }
+  const h = sha256.create();
+  for (let at = 0; at < bytes.length; at += HASH_SLICE) {
+    h.update(bytes.subarray(at, Math.min(bytes.length, at + HASH_SLICE)));
+    if (at + HASH_SLICE < bytes.length) await new Promise<void>((r) => setTimeout(r, 0));
+  }
+  return toHex(h.digest());
+}
+
+function toHex(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += x.toString(16).padStart(2, '0');
+  return s;
 }
 
 export class ReportStore {
