@@ -205,3 +205,43 @@ test('every limit is restricted; thresholds and presentation settings are not', 
   assert.ok(RESTRICTED_SETTINGS.includes(`${SECTION}.workerCount`));
   assert.ok(!RESTRICTED_SETTINGS.includes(`${SECTION}.trustOcrLayer`));
 });
+
+test('in-process analysis always carries a time budget, capped so one file cannot hold the host long', async () => {
+  const { IN_PROCESS_MAX_BUDGET_MS, inProcessOptions, withInProcessBudget } = await import('../src/extension/settings');
+  assert.equal(inProcessOptions({}).timeBudgetMs, Math.min(DEFAULT_OPTIONS.timeBudgetMs, IN_PROCESS_MAX_BUDGET_MS));
+  assert.equal(inProcessOptions({ timeBudgetMs: 3_600_000 }).timeBudgetMs, IN_PROCESS_MAX_BUDGET_MS);
+  assert.equal(inProcessOptions({ timeBudgetMs: 500, minTextChars: 3 }).timeBudgetMs, 500);
+  assert.equal(inProcessOptions({ timeBudgetMs: 500, minTextChars: 3 }).minTextChars, 3);
+
+  const seen: unknown[] = [];
+  let terminated = 0;
+  const wrapped = withInProcessBudget(() => ({
+    postMessage: (msg) => seen.push(msg),
+    onMessage: (cb) => cb({ type: 'ready' }),
+    onError() {},
+    terminate: () => terminated++,
+  }))();
+  const ready: unknown[] = [];
+  wrapped.onMessage((m) => ready.push(m));
+  const bytes = new Uint8Array([1]);
+  wrapped.postMessage({ id: 7, bytes, options: { timeBudgetMs: 2e9 } });
+  wrapped.terminate();
+  assert.deepEqual(ready, [{ type: 'ready' }]);
+  assert.deepEqual(seen, [{ id: 7, bytes, options: { timeBudgetMs: IN_PROCESS_MAX_BUDGET_MS } }]);
+  assert.equal(terminated, 1);
+});
+
+test('the in-process fallback with the budget: a real analysis through the wrapped worker answers', async () => {
+  const { withInProcessBudget } = await import('../src/extension/settings');
+  const { inProcessWorker } = await import('../src/extension/worker/inProcess');
+  const w = withInProcessBudget(inProcessWorker)();
+  const answer = await new Promise<unknown>((resolve) => {
+    w.onMessage((m) => {
+      if ((m as { type: string }).type !== 'ready') resolve(m);
+    });
+    w.postMessage({ id: 1, bytes: new TextEncoder().encode('not a pdf'), options: {} });
+  });
+  assert.equal((answer as { type: string; id: number }).type, 'result');
+  assert.equal((answer as { id: number }).id, 1);
+  w.terminate();
+});

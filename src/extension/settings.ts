@@ -17,6 +17,7 @@
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../analyzer/options';
 import type { PageRoute } from '../analyzer/types';
 import { PAGE_ROUTES } from '../shared/protocol';
+import type { AnalysisWorker, WorkerFactory } from './analysisPool';
 
 export const SECTION = 'pdfPageDiagnostics';
 
@@ -174,6 +175,32 @@ export function optionsKey(options: Partial<AnalyzerOptions>): string {
 /** Which settings changes mean stored reports are stale (analysis inputs) rather than just needing a redraw. */
 export function affectsAnalysis(changed: (key: string) => boolean): boolean {
   return OPTION_SETTINGS.some(({ setting }) => changed(`${SECTION}.${setting}`));
+}
+
+/**
+ * Time budget per file at most when a file is analysed on the extension host's own thread (no worker could be
+ * started). The analyzer is synchronous and checks its budget cooperatively, so this is how long the host can be
+ * frozen by one file; a worker, by contrast, is simply terminated when it overruns.
+ */
+export const IN_PROCESS_MAX_BUDGET_MS = 10_000;
+
+/** The options for an in-process analysis: an explicit time budget, the configured one capped at IN_PROCESS_MAX_BUDGET_MS. */
+export function inProcessOptions(options: Partial<AnalyzerOptions>): Partial<AnalyzerOptions> {
+  const budget = options.timeBudgetMs ?? DEFAULT_OPTIONS.timeBudgetMs;
+  return { ...options, timeBudgetMs: Math.min(budget, IN_PROCESS_MAX_BUDGET_MS) };
+}
+
+/** Wraps an in-process fallback so every file it analyses carries inProcessOptions(). */
+export function withInProcessBudget(inner: WorkerFactory): WorkerFactory {
+  return (): AnalysisWorker => {
+    const w = inner();
+    return {
+      postMessage: (msg, transfer) => w.postMessage({ ...msg, options: inProcessOptions(msg.options) }, transfer),
+      onMessage: (cb) => w.onMessage(cb),
+      onError: (cb) => w.onError(cb),
+      terminate: () => w.terminate(),
+    };
+  };
 }
 
 /** Worker count in effect: the setting, or automatic from the machine's parallelism. */
