@@ -6,14 +6,15 @@ const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 't
 
 export function formatTable(r: FileRecord, pages: boolean): string {
   const lines: string[] = [];
+  const file = escapeName(r.file);
   if (r.error) {
     const n = r.pageCount > 0 ? ` (${r.pageCount} page${r.pageCount === 1 ? '' : 's'} unknown)` : '';
-    lines.push(`${r.file}: can't tell: ${r.error.reason} — ${r.error.message}${n}`);
+    lines.push(`${file}: can't tell: ${r.error.reason} — ${oneLine(r.error.message)}${n}`);
     return lines.join('\n');
   }
   const counts = ORDER.filter((k) => r.routeCounts[k] > 0).map((k) => `${r.routeCounts[k]} ${k}`).join(' · ');
   const verdict = r.needsOcr ? `needs OCR: pages ${pageRanges(r.ocrPages)}` : 'no OCR needed';
-  lines.push(`${r.file}: ${r.pageCount} page${r.pageCount === 1 ? '' : 's'} — ${verdict} (${counts || 'no pages'})`);
+  lines.push(`${file}: ${r.pageCount} page${r.pageCount === 1 ? '' : 's'} — ${verdict} (${counts || 'no pages'})`);
   const enc = r.encryption.encrypted ? `  encrypted ${r.encryption.method ?? ''}` : '';
   const producer = r.metadata.info.Producer ?? r.metadata.xmp['pdf:Producer'];
   if (producer || enc) lines.push(`  ${producer ? `producer: ${oneLine(producer)}` : ''}${enc}`);
@@ -34,6 +35,21 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * File names may hold any byte but / and NUL: a newline would forge a line of the table, an escape sequence would drive
+ * the terminal. Control characters become \n, \t, \r, \xNN or \u{NNNN}. (Backslash is left alone: it is the path separator
+ * on Windows.)
+ */
+export function escapeName(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\t') return '\\t';
+    if (c === '\r') return '\\r';
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
 }
 
 /** Metadata is attacker-controlled: keep it on one line and free of terminal control characters. */
