@@ -1,6 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseHostMessage, parseWebviewMessage, parseWebviewState } from '../src/shared/protocol';
+import {
+  chunkPageOverlays,
+  MAX_BOXES_PER_PAGE,
+  NO_ROUTE,
+  overlayHeadOf,
+  type PageOverlay,
+  pageSizeOf,
+  parseHostMessage,
+  parseWebviewMessage,
+  parseWebviewState,
+  PREVIEW_MAX_BOXES_PER_MESSAGE,
+  PREVIEW_MAX_PAGES_PER_MESSAGE,
+  PREVIEW_MAX_PAGES_PER_REQUEST,
+  routeOf,
+  unpackSizes,
+} from '../src/shared/protocol';
 import { overlayOf } from '../src/extension/model';
 import { fortyPages } from './extension-helpers';
 
@@ -43,7 +58,7 @@ test('long strings from the webview are clipped', () => {
 });
 
 test('host messages round-trip through the webview-side validator', () => {
-  const report = overlayOf(fortyPages(), true);
+  const report = overlayHeadOf(overlayOf(fortyPages(), true), 7);
   const load = {
     type: 'load',
     fileName: 'a.pdf',
@@ -55,8 +70,11 @@ test('host messages round-trip through the webview-side validator', () => {
   };
   const parsed = parseHostMessage(load);
   assert.ok(parsed && parsed.type === 'load');
-  assert.deepEqual(parsed.report, JSON.parse(JSON.stringify(report)));
+  assert.deepEqual(parsed.report, report);
   assert.equal(parsed.page, 39);
+  // A head whose sizes do not match its page count is dropped; the PDF still loads.
+  const short = parseHostMessage({ ...load, report: { ...report, sizes: report.sizes.subarray(8) } });
+  assert.ok(short && short.type === 'load' && short.report === undefined);
   assert.deepEqual(parseHostMessage({ type: 'scrollToPage', page: 3 }), { type: 'scrollToPage', page: 3 });
   assert.equal(parseHostMessage({ type: 'scrollToPage', page: 'x' }), undefined);
   assert.equal(parseHostMessage({ ...load, bytes: [1, 2] }), undefined);
@@ -65,21 +83,121 @@ test('host messages round-trip through the webview-side validator', () => {
 
 test('overlay pages with bad rects or routes are dropped, not trusted', () => {
   const m = parseHostMessage({
-    type: 'report',
-    report: {
-      pageCount: 2,
-      verdict: 'v',
-      findings: ['a', 3],
-      pages: [
-        { page: 1, route: 'ocr', reasons: [], cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1], imageBoxes: [{ rect: [0, 0, 'x', 1], share: 1 }, { rect: [0, 0, 1, 1], share: 0.5, kind: '<b>' }] },
-        { page: 2, route: 'evil', cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1] },
-      ],
-    },
+    type: 'pages',
+    report: 3,
+    pages: [
+      { page: 1, route: 'ocr', reasons: [], cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1], imageBoxes: [{ rect: [0, 0, 'x', 1], share: 1 }, { rect: [0, 0, 1, 1], share: 0.5, kind: '<b>' }] },
+      { page: 2, route: 'evil', cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1] },
+    ],
   });
-  assert.ok(m && m.type === 'report' && m.report);
-  assert.equal(m.report.pages.length, 1);
-  assert.deepEqual(m.report.findings, ['a']);
-  assert.deepEqual(m.report.pages[0].imageBoxes, [{ rect: [0, 0, 1, 1], share: 0.5, kind: 'xobject' }]);
+  assert.ok(m && m.type === 'pages');
+  assert.equal(m.pages.length, 1);
+  assert.deepEqual(m.pages[0].imageBoxes, [{ rect: [0, 0, 1, 1], share: 0.5, kind: 'xobject' }]);
+  assert.equal(parseHostMessage({ type: 'pages', report: -1, pages: [] }), undefined);
+  assert.equal(parseHostMessage({ type: 'pages', report: 1.5, pages: [] }), undefined);
+  const r = parseHostMessage({ type: 'report', report: { id: 1, pageCount: 0, verdict: 'v', findings: ['a', 3], sizes: new Uint8Array(0), routes: new Uint8Array(0) } });
+  assert.ok(r && r.type === 'report' && r.report);
+  assert.deepEqual(r.report.findings, ['a']);
+  // A head whose arrays do not match its page count is refused (it would lay out wrong pages).
+  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: new Uint8Array(8), routes: new Uint8Array(2) } }), undefined);
+  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: [0, 0], routes: new Uint8Array(2) } }), undefined);
+  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2_000_000, verdict: 'v', findings: [], sizes: new Uint8Array(0), routes: new Uint8Array(0) } }), undefined);
+});
+
+function overlay(n: number, boxes: number, extra: Partial<PageOverlay> = {}): PageOverlay {
+  return {
+    page: n,
+    route: 'ocr',
+    reasons: [],
+    visibleChars: 0,
+    invisibleChars: 0,
+    imageCoverage: 1,
+    imageCount: boxes,
+    vectorOps: 0,
+    fonts: 0,
+    imageBoxes: Array.from({ length: boxes }, (_, i) => ({ rect: [i, 0, i + 1, 1], share: 0.001, kind: 'xobject' as const })),
+    cropBox: [0, 0, 612, 792],
+    mediaBox: [0, 0, 612, 792],
+    rotate: 0,
+    ...extra,
+  };
+}
+
+test('the head: 9 bytes a page, sizes after crop and rotation, routes by index', () => {
+  const pages = [
+    overlay(1, 0),
+    overlay(2, 0, { route: 'text', cropBox: [10, 20, 310, 420], rotate: 90 }),
+    overlay(4, 0, { route: 'blank', mediaBox: [0, 0, 0, 0] }),
+  ];
+  const head = overlayHeadOf({ pageCount: 5, verdict: 'v', findings: [], pages }, 9);
+  assert.equal(head.sizes.byteLength, 40);
+  assert.equal(head.routes.byteLength, 5);
+  assert.deepEqual([...unpackSizes(head.sizes)], [612, 792, 400, 300, 0, 0, 0, 0, 0, 0]);
+  assert.deepEqual([1, 2, 3, 4, 5].map((n) => routeOf(head, n)), ['ocr', 'text', undefined, 'blank', undefined]);
+  assert.equal(head.routes[2], NO_ROUTE);
+  assert.deepEqual(pageSizeOf({ cropBox: [612, 792, 0, 0], mediaBox: [0, 0, 612, 792], rotate: 270 }), { w: 792, h: 612 });
+  assert.equal(pageSizeOf({ cropBox: [700, 0, 800, 10], mediaBox: [0, 0, 612, 792], rotate: 0 }), null);
+});
+
+test('the head of a long report stays compact (typed arrays, no object per page)', () => {
+  const proto = overlay(1, 0);
+  const pages = Array.from({ length: 100_000 }, (_, i) => ({ ...proto, page: i + 1 }));
+  const head = overlayHeadOf({ pageCount: pages.length, verdict: 'v', findings: [], pages }, 1);
+  assert.equal(head.sizes.byteLength + head.routes.byteLength, 900_000);
+  const parsed = parseHostMessage({ type: 'report', report: head });
+  assert.ok(parsed && parsed.type === 'report' && parsed.report?.pageCount === 100_000);
+  // The largest head the protocol accepts: MAX_PAGE pages, 9 MB.
+  const max = { id: 1, pageCount: 1_000_000, verdict: '', findings: [], sizes: new Uint8Array(8_000_000), routes: new Uint8Array(1_000_000) };
+  assert.ok(parseHostMessage({ type: 'report', report: max }));
+});
+
+test('evidence messages are capped: pages and boxes per message, whole pages, nothing lost', () => {
+  assert.ok(PREVIEW_MAX_BOXES_PER_MESSAGE >= MAX_BOXES_PER_PAGE, 'one full page must fit one message');
+  const pages = [
+    ...Array.from({ length: 100 }, (_, i) => overlay(i + 1, 1)),
+    overlay(101, 500),
+    overlay(102, 500),
+    overlay(103, 500),
+    overlay(104, 500),
+    overlay(105, 500),
+    overlay(106, 900), // more than the analyzer ever keeps: clipped to MAX_BOXES_PER_PAGE
+  ];
+  const chunks = chunkPageOverlays(pages);
+  for (const c of chunks) {
+    assert.ok(c.length >= 1 && c.length <= PREVIEW_MAX_PAGES_PER_MESSAGE, `pages in a message: ${c.length}`);
+    const boxes = c.reduce((a, p) => a + p.imageBoxes.length, 0);
+    assert.ok(boxes <= PREVIEW_MAX_BOXES_PER_MESSAGE, `boxes in a message: ${boxes}`);
+    // What the host sends, the webview's validator keeps whole.
+    const m = parseHostMessage(JSON.parse(JSON.stringify({ type: 'pages', report: 1, pages: c })));
+    assert.ok(m && m.type === 'pages');
+    assert.equal(m.pages.length, c.length);
+  }
+  assert.deepEqual(chunks.flat().map((p) => p.page), pages.map((p) => p.page));
+  assert.equal(chunks.flat().at(-1)!.imageBoxes.length, MAX_BOXES_PER_PAGE);
+  // 3×32 one-box pages; pages 97–103 (4 + 3×500 boxes); 104 would make 2,004 boxes, so 104–106 start a new message.
+  assert.deepEqual(chunks.map((c) => c.length), [32, 32, 32, 7, 3]);
+});
+
+test('an oversized evidence message is cut to the caps by the webview', () => {
+  const many = parseHostMessage({ type: 'pages', report: 1, pages: Array.from({ length: 100 }, (_, i) => overlay(i + 1, 0)) });
+  assert.ok(many && many.type === 'pages');
+  assert.equal(many.pages.length, PREVIEW_MAX_PAGES_PER_MESSAGE);
+  const heavy = parseHostMessage({ type: 'pages', report: 1, pages: Array.from({ length: 10 }, (_, i) => overlay(i + 1, 500)) });
+  assert.ok(heavy && heavy.type === 'pages');
+  assert.equal(heavy.pages.length, PREVIEW_MAX_BOXES_PER_MESSAGE / 500);
+});
+
+test('needPages requests are validated and clipped to the request cap', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'needPages', report: 4, from: 3, to: 9 }, 40), { type: 'needPages', report: 4, from: 3, to: 9 });
+  assert.deepEqual(parseWebviewMessage({ type: 'needPages', report: 4, from: 1, to: 1_000_000 }), { type: 'needPages', report: 4, from: 1, to: PREVIEW_MAX_PAGES_PER_REQUEST });
+  for (const bad of [
+    { type: 'needPages', report: 4, from: 9, to: 3 },
+    { type: 'needPages', report: 4, from: 0, to: 3 },
+    { type: 'needPages', report: 4, from: 1, to: 41 },
+    { type: 'needPages', report: '4', from: 1, to: 2 },
+    { type: 'needPages', from: 1, to: 2 },
+  ])
+    assert.equal(parseWebviewMessage(bad, 40), undefined, JSON.stringify(bad));
 });
 
 test('persisted webview state is validated', () => {

@@ -1,23 +1,31 @@
 /**
- * The page webview: renders the PDF with pdf.js (only the pages near the viewport), draws the analyzer's image boxes
- * over each page with their share, a route badge and the evidence, and keeps its page across hide/show through the
- * webview state. Everything from the PDF is rendered as text (see dom.ts).
+ * The page webview: renders the PDF with pdf.js, draws the analyzer's image boxes over each page with their share, a
+ * route badge and the evidence, and keeps its page across hide/show through the webview state. Everything from the
+ * PDF is rendered as text (see dom.ts).
+ *
+ * Virtualised for very long documents: the geometry of every page lives in layout.ts (prefix sums over the pages'
+ * heights, taken from the report's page boxes before pdf.js has seen a page); the DOM holds only the pages near the
+ * viewport and the page-list rows in sight, and the host sends a page's evidence when the viewport needs it.
  */
 import * as pdfjs from 'pdfjs-dist';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
-import type { PageRoute } from '../src/analyzer/types';
-import { ROUTE_STYLE, percent } from '../src/extension/model';
 import {
   type HostMessage,
-  type OverlayReport,
+  NO_ROUTE,
+  type OverlayHead,
   type PageOverlay,
   parseHostMessage,
   parseWebviewState,
+  PREVIEW_MAX_PAGES_PER_REQUEST,
+  routeOf,
+  unpackSizes,
   type WebviewMessage,
   type WebviewState,
   ZOOM_LEVELS,
 } from '../src/shared/protocol';
+import { percent, ROUTE_STYLE } from '../src/shared/routes';
 import { append, clear, h, icon } from './dom';
+import { PAD_TOP, PageLayout, ScrollMap, type Size } from './layout';
 
 interface VsCodeApi {
   postMessage(msg: WebviewMessage): void;
@@ -29,28 +37,44 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 let state: WebviewState = parseWebviewState(vscode.getState());
 
+/** A page in the DOM: only pages near the viewport have one. */
 interface Slot {
   n: number;
   el: HTMLDivElement;
+  head: HTMLDivElement;
   surface: HTMLDivElement;
+  evidence: HTMLDivElement;
   canvas: HTMLCanvasElement | null;
   overlay: HTMLDivElement;
-  /** unrotated-at-scale-1 size in CSS px once known (from pdf.js, else from the report) */
-  base: { w: number; h: number } | null;
   renderedScale: number;
   task: RenderTask | null;
-  visible: boolean;
   page: PDFPageProxy | null;
+  /** what drawOverlay last drew from: redraw only when the evidence or the scale changed */
+  drawn: { o: PageOverlay | undefined; route: string | undefined; scale: number; hasPage: boolean } | null;
 }
 
 let pdf: PDFDocumentProxy | null = null;
 let loadingTask: PDFDocumentLoadingTask | null = null;
-let report: OverlayReport | undefined;
+let head: OverlayHead | undefined;
 let classifying = false;
-let slots: Slot[] = [];
+let layout: PageLayout | null = null;
+const slots = new Map<number, Slot>();
 let targetPage: number | undefined;
-let defaultBase: { w: number; h: number } = { w: 612, h: 792 };
 let loadGeneration = 0;
+
+/** Evidence of the pages near the viewport, by page number, as the host sent it; far pages are dropped again. */
+const overlays = new Map<number, PageOverlay>();
+/** Pages asked of the host and not answered yet. */
+const asked = new Set<number>();
+const KEEP_OVERLAYS = 2000;
+
+/** Pages in the DOM at most (a far zoomed-out view of tiny pages must not create thousands). */
+const MAX_SLOTS = 60;
+/** The page header, evidence line and gap below a page until its element is measured (see main.css). */
+const CHROME_ESTIMATE = 62;
+/** Page-list row height in px: fixed in main.css, so the list needs no measuring. */
+const ROW_H = 22;
+const LIST_PAD = 4;
 
 // ---- layout -------------------------------------------------------------------------------------------------------
 
@@ -76,7 +100,11 @@ const toolbar = h(
 const banner = h('div', { class: 'banner', role: 'status' });
 const findings = h('details', { class: 'findings', hidden: true });
 const pageList = h('nav', { class: 'page-list', 'aria-label': 'Pages' });
-const pagesEl = h('main', { class: 'pages', tabindex: '0' });
+const listSpace = h('div', { class: 'scroll-space' });
+pageList.append(listSpace);
+const pagesEl = h('main', { class: 'pages', tabindex: '0', 'aria-label': 'Page preview' });
+const pagesSpace = h('div', { class: 'scroll-space' });
+pagesEl.append(pagesSpace);
 append(app, toolbar, banner, findings, h('div', { class: 'body' }, pageList, pagesEl));
 
 function setBanner(text: string, kind: 'info' | 'error' | 'none', action?: { label: string; run: () => void }): void {
@@ -105,147 +133,222 @@ boxesToggle.addEventListener('click', () => {
 zoomSelect.addEventListener('change', () => {
   const z = Number(zoomSelect.value);
   if (!ZOOM_LEVELS.includes(z)) return;
-  const keep = currentPage();
   state.zoom = z;
   saveState();
   relayout();
-  scrollToPage(keep, false);
 });
 pageInput.addEventListener('change', () => {
   const n = Math.floor(Number(pageInput.value));
-  if (n >= 1 && n <= slots.length) scrollToPage(n, true);
+  if (layout && n >= 1 && n <= layout.count) scrollToPage(n, true);
 });
 
-// ---- report / findings / page list ---------------------------------------------------------------------------------
+// ---- virtual scrolling ---------------------------------------------------------------------------------------------
 
-function overlayFor(n: number): PageOverlay | undefined {
-  const p = report?.pages[n - 1];
-  return p && p.page === n ? p : report?.pages.find((x) => x.page === n);
-}
+/**
+ * One scroll container over a capped spacer (see ScrollMap): feeds its scroll events to the map, reanchors when
+ * scrolling pauses, and calls `changed` once a frame.
+ */
+class VScroll {
+  readonly map = new ScrollMap();
+  private pending = false;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private sized: { total: number; view: number; width?: number } = { total: -1, view: -1 };
 
-function showReport(): void {
-  clear(verdict);
-  clear(findings);
-  if (report) {
-    verdict.textContent = report.verdict;
-    const list = h('ul');
-    for (const f of report.findings) list.append(h('li', null, f));
-    append(findings, h('summary', null, `Findings (${report.findings.length})`), report.findings.length ? list : h('p', null, 'none'));
-    findings.hidden = report.findings.length === 0;
-    if (report.error && slots.length === 0) setBanner(`Could not analyse this PDF: ${report.error}`, 'error');
-    else if (!classifying) setBanner('', 'none');
-  } else {
-    findings.hidden = true;
-    if (classifying) setBanner('Classifying pages…', 'info');
-    else setBanner('This PDF has not been classified yet.', 'info', { label: 'Classify', run: () => vscode.postMessage({ type: 'classify' }) });
+  constructor(
+    readonly el: HTMLElement,
+    readonly space: HTMLElement,
+    private readonly changed: () => void,
+  ) {
+    el.addEventListener('scroll', () => this.onScroll(), { passive: true });
   }
-  if (classifying && report) setBanner('Re-classifying…', 'info');
-  buildPageList();
-  for (const s of slots) drawOverlay(s);
-}
 
-function buildPageList(): void {
-  clear(pageList);
-  const frag = document.createDocumentFragment();
-  for (const s of slots) {
-    const o = overlayFor(s.n);
-    const route = o?.route;
-    const b = h(
-      'button',
-      { class: `page-link${route ? ` route-${route}` : ''}`, title: o ? `Page ${s.n}: ${ROUTE_STYLE[o.route].label} (${o.reasons.join(', ')})` : `Page ${s.n}`, 'data-page': s.n },
-      route ? icon(ROUTE_STYLE[route].icon) : null,
-      String(s.n),
-    );
-    b.addEventListener('click', () => scrollToPage(s.n, true));
-    frag.append(b);
+  private onScroll(): void {
+    const before = this.map.y;
+    const atEnd = this.map.onScroll(this.el.scrollTop);
+    if (pendingAnchor && this === pages) pendingAnchor.dy += this.map.y - before;
+    if (atEnd) this.setPhysical(this.map.reanchor());
+    if (this.map.scaled) {
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => {
+        this.setPhysical(this.map.reanchor());
+        this.changed();
+      }, 200);
+    }
+    this.schedule();
   }
-  pageList.append(frag);
-  markCurrent(currentPage());
-}
 
-// ---- pages ---------------------------------------------------------------------------------------------------------
-
-/** The page's size at scale 1 as pdf.js will lay it out: crop box clipped to the media box, then rotated. */
-function baseFromOverlay(o: PageOverlay | undefined): { w: number; h: number } | null {
-  if (!o) return null;
-  const [a0, a1, a2, a3] = o.cropBox;
-  const [m0, m1, m2, m3] = o.mediaBox;
-  const w = Math.min(a2, m2) - Math.max(a0, m0);
-  const hgt = Math.min(a3, m3) - Math.max(a1, m1);
-  if (!(w > 0 && hgt > 0)) return null;
-  return o.rotate % 180 === 0 ? { w, h: hgt } : { w: hgt, h: w };
-}
-
-function scaleFor(base: { w: number; h: number }): number {
-  if (state.zoom > 0) return state.zoom;
-  const avail = Math.max(200, pagesEl.clientWidth - 32);
-  return Math.min(4, avail / base.w);
-}
-
-function sizeSlot(s: Slot): void {
-  const base = s.base ?? baseFromOverlay(overlayFor(s.n)) ?? defaultBase;
-  const scale = scaleFor(base);
-  s.surface.style.width = `${Math.floor(base.w * scale)}px`;
-  s.surface.style.height = `${Math.floor(base.h * scale)}px`;
-}
-
-function makeSlots(count: number): void {
-  clear(pagesEl);
-  slots = [];
-  const frag = document.createDocumentFragment();
-  for (let n = 1; n <= count; n++) {
-    const overlay = h('div', { class: 'overlay' });
-    const surface = h('div', { class: 'surface' }, overlay);
-    const el = h('div', { class: 'page', 'data-page': n }, h('div', { class: 'page-head' }), surface, h('div', { class: 'evidence' }));
-    const s: Slot = { n, el, surface, canvas: null, overlay, base: null, renderedScale: 0, task: null, visible: false, page: null };
-    slots.push(s);
-    sizeSlot(s);
-    frag.append(el);
-    observer.observe(el);
+  schedule(): void {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.changed();
+    });
   }
-  pagesEl.append(frag);
-  pageTotal.textContent = `/ ${count}`;
-  pageInput.max = String(count);
+
+  private setPhysical(s: number): void {
+    this.el.scrollTop = s;
+    // The browser rounds scrollTop; positions are computed from what it really is.
+    this.map.s = this.el.scrollTop;
+  }
+
+  /** Sizes the spacer for a document `total` px tall and keeps the current virtual top. */
+  resize(total: number, width?: number): void {
+    const view = this.el.clientHeight;
+    if (total === this.sized.total && view === this.sized.view && width === this.sized.width) return;
+    // Only on a real change: setting scrollTop cancels a smooth scroll in progress.
+    this.sized = { total, view, width };
+    const s = this.map.resize(total, view);
+    this.space.style.height = `${Math.round(this.map.spacer)}px`;
+    if (width !== undefined) this.space.style.width = `${Math.ceil(width)}px`;
+    this.setPhysical(s);
+  }
+
+  goTo(y: number): void {
+    this.setPhysical(this.map.goTo(y));
+  }
+
+  /** Where an element at virtual offset y goes inside the spacer. */
+  place(y: number): number {
+    return y - this.map.shift;
+  }
+}
+
+const pages = new VScroll(pagesEl, pagesSpace, () => update());
+const list = new VScroll(pageList, listSpace, () => updateList());
+
+/**
+ * Where the view is, in page terms: kept across anything that changes page heights (a measured page, a page size from
+ * pdf.js, zoom, a resize, a new report), so the page being read does not move. Captured before the first change of a
+ * frame, applied at the next update.
+ */
+let pendingAnchor: { page: number; frac: number; dy: number } | null = null;
+
+function captureAnchor(): void {
+  if (pendingAnchor || !layout || layout.count === 0) return;
+  const y = pages.map.y;
+  const page = layout.pageAt(y);
+  pendingAnchor = { page, frac: (y - layout.offsetOf(page)) / Math.max(1, layout.heightOf(page)), dy: 0 };
+}
+
+/** Sizes the spacer for the layout and, if heights changed, puts the anchored page back where it was on screen. */
+function applyLayout(): void {
+  const a = pendingAnchor;
+  pendingAnchor = null;
+  if (!layout) return;
+  pages.resize(layout.total, layout.width);
+  // dy: what was scrolled between the capture and now (VScroll.onScroll adds it), on top of the page's new position.
+  if (a) pages.goTo(layout.offsetOf(a.page) + a.frac * layout.heightOf(a.page) + a.dy);
+}
+
+function viewOf(): { zoom: number; width: number; height: number } {
+  return { zoom: state.zoom, width: pagesEl.clientWidth, height: pagesEl.clientHeight };
 }
 
 function relayout(): void {
-  for (const s of slots) {
-    sizeSlot(s);
-    drawOverlay(s);
-    if (s.visible) void renderSlot(s);
-  }
+  if (!layout) return;
+  captureAnchor();
+  layout.setView(viewOf());
+  update();
 }
 
-const observer = new IntersectionObserver(
-  (entries) => {
-    for (const e of entries) {
-      const n = Number((e.target as HTMLElement).dataset.page);
-      const s = slots[n - 1];
-      if (!s) continue;
-      s.visible = e.isIntersecting;
-      if (s.visible) void renderSlot(s);
-      else releaseSlot(s);
+new ResizeObserver(() => relayout()).observe(pagesEl);
+new ResizeObserver(() => {
+  if (layout) list.resize(layout.count * ROW_H + 2 * LIST_PAD);
+  updateList();
+}).observe(pageList);
+
+/** Measures pages in the DOM: their header and evidence may wrap, and the layout's estimate is corrected. */
+const measure = new ResizeObserver((entries) => {
+  if (!layout) return;
+  for (const e of entries) {
+    const el = e.target as HTMLElement;
+    const n = Number(el.dataset.page);
+    const s = slots.get(n);
+    if (!s || s.el !== el) continue;
+    const chrome = el.offsetHeight - layout.surfaceOf(n).h;
+    if (chrome !== layout.heightOf(n) - layout.surfaceOf(n).h) {
+      captureAnchor();
+      layout.setChrome(n, chrome);
     }
-  },
-  { root: pagesEl, rootMargin: '150% 0px' },
-);
+  }
+  if (pendingAnchor) pages.schedule();
+});
+
+// ---- the pages in the DOM ------------------------------------------------------------------------------------------
+
+/** Lays out the pages in sight (and a screen above and below), renders them, and asks for their evidence. */
+function update(): void {
+  if (!layout) return;
+  applyLayout();
+  const view = pagesEl.clientHeight;
+  const y = pages.map.y;
+  const { first, last } = layout.range(y - view, y + 2 * view, MAX_SLOTS);
+  for (const [n, s] of slots) if (n < first || n > last) dropSlot(s);
+  for (let n = first; n <= last; n++) {
+    let s = slots.get(n);
+    if (!s) {
+      s = makeSlot(n);
+      slots.set(n, s);
+      pagesSpace.append(s.el);
+      measure.observe(s.el);
+    }
+    const size = layout.surfaceOf(n);
+    s.surface.style.width = `${size.w}px`;
+    s.surface.style.height = `${size.h}px`;
+    s.el.style.top = `${pages.place(layout.offsetOf(n))}px`;
+    drawOverlay(s);
+    void renderSlot(s);
+  }
+  askEvidence(first, last);
+  trackCurrent();
+}
+
+function makeSlot(n: number): Slot {
+  const overlay = h('div', { class: 'overlay' });
+  const surface = h('div', { class: 'surface' }, overlay);
+  const headEl = h('div', { class: 'page-head' });
+  const evidence = h('div', { class: 'evidence' });
+  const el = h('div', { class: 'page', 'data-page': n }, headEl, surface, evidence);
+  return { n, el, head: headEl, surface, evidence, canvas: null, overlay, renderedScale: 0, task: null, page: null, drawn: null };
+}
+
+function dropSlot(s: Slot): void {
+  measure.unobserve(s.el);
+  s.task?.cancel();
+  s.task = null;
+  if (s.canvas) {
+    // Zero-sized canvases give their memory back at once.
+    s.canvas.width = 0;
+    s.canvas.height = 0;
+  }
+  s.page?.cleanup();
+  s.el.remove();
+  slots.delete(s.n);
+}
+
+function dropAllSlots(): void {
+  for (const s of [...slots.values()]) dropSlot(s);
+}
 
 async function renderSlot(s: Slot): Promise<void> {
   const doc = pdf;
   const gen = loadGeneration;
-  if (!doc) return;
+  if (!doc || !layout || s.n > doc.numPages) return;
   try {
     if (!s.page) {
-      s.page = await doc.getPage(s.n);
-      if (gen !== loadGeneration) return;
-      const vp1 = s.page.getViewport({ scale: 1 });
-      s.base = { w: vp1.width, h: vp1.height };
-      sizeSlot(s);
+      const page = await doc.getPage(s.n);
+      if (gen !== loadGeneration || slots.get(s.n) !== s) return;
+      s.page = page;
+      const vp1 = page.getViewport({ scale: 1 });
+      captureAnchor();
+      if (layout.setBase(s.n, { w: vp1.width, h: vp1.height })) pages.schedule();
+      else pendingAnchor = null;
+      // The overlay's boxes need the page's viewport: draw them now that it is known.
       drawOverlay(s);
     }
-    const scale = scaleFor(s.base!);
-    if (s.renderedScale === scale && s.canvas) return;
-    s.task?.cancel();
+    const scale = layout.scaleOf(s.n);
+    if ((s.renderedScale === scale && s.canvas) || s.task) return;
     const viewport = s.page.getViewport({ scale });
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const canvas = s.canvas ?? h('canvas', { class: 'canvas', 'aria-label': `Page ${s.n}` });
@@ -267,61 +370,68 @@ async function renderSlot(s: Slot): Promise<void> {
     });
     s.task = task;
     s.renderedScale = scale;
-    await task.promise;
-    if (s.task === task) s.task = null;
+    try {
+      await task.promise;
+    } finally {
+      if (s.task === task) s.task = null;
+    }
+    // The zoom may have changed while this scale was drawn.
+    if (slots.get(s.n) === s && layout && layout.scaleOf(s.n) !== scale) void renderSlot(s);
   } catch (e) {
     const name = (e as { name?: string })?.name;
     if (name === 'RenderingCancelledException') return;
     s.renderedScale = 0;
     vscode.postMessage({ type: 'renderError', page: s.n, message: String(e).slice(0, 500) });
-    const head = s.el.querySelector('.page-head');
-    if (head) append(head, h('span', { class: 'render-error' }, icon('error'), ' cannot render this page'));
+    append(s.head, h('span', { class: 'render-error' }, icon('error'), ' cannot render this page'));
   }
 }
 
-function releaseSlot(s: Slot): void {
-  s.task?.cancel();
-  s.task = null;
-  if (s.canvas) {
-    // Zero-sized canvases give their memory back at once; far-away pages re-render when scrolled to.
-    s.canvas.width = 0;
-    s.canvas.height = 0;
-    s.canvas.remove();
-    s.canvas = null;
+/** Re-renders every page in the DOM (the theme's high-contrast colours are drawn into the canvas). */
+function rerenderAll(): void {
+  for (const s of slots.values()) {
+    s.task?.cancel();
+    s.task = null;
+    s.renderedScale = 0;
+    void renderSlot(s);
   }
-  s.renderedScale = 0;
-  s.page?.cleanup();
 }
+new MutationObserver(() => rerenderAll()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function drawOverlay(s: Slot): void {
-  const o = overlayFor(s.n);
-  const head = s.el.querySelector('.page-head')!;
-  const ev = s.el.querySelector('.evidence')!;
-  clear(head);
-  clear(ev);
+  const o = overlays.get(s.n);
+  const route = head ? routeOf(head, s.n) : undefined;
+  const scale = layout ? layout.scaleOf(s.n) : 0;
+  const d = s.drawn;
+  if (d && d.o === o && d.route === route && d.scale === scale && d.hasPage === !!s.page) return;
+  s.drawn = { o, route, scale, hasPage: !!s.page };
+  clear(s.head);
+  clear(s.evidence);
   clear(s.overlay);
-  append(head, h('span', { class: 'page-no' }, `Page ${s.n}`));
-  if (!o) return;
-  const style = ROUTE_STYLE[o.route];
-  append(head, h('span', { class: `badge route-${o.route}`, title: style.meaning }, icon(style.icon), ` ${style.label}`), h('span', { class: 'reasons' }, o.reasons.join(', ')));
+  append(s.head, h('span', { class: 'page-no' }, `Page ${s.n}`));
+  if (!route) return;
+  const style = ROUTE_STYLE[route];
+  append(s.head, h('span', { class: `badge route-${route}`, title: style.meaning }, icon(style.icon), ` ${style.label}`));
+  if (!o) {
+    append(s.evidence, h('span', { class: 'pending' }, '…'));
+    return;
+  }
+  append(s.head, h('span', { class: 'reasons' }, o.reasons.join(', ')));
   append(
-    ev,
+    s.evidence,
     `${o.visibleChars} visible chars · ${o.invisibleChars} invisible · ${percent(o.imageCoverage)} image in ${o.imageCount} image${o.imageCount === 1 ? '' : 's'} · ${o.vectorOps} vector ops · ${o.fonts} font${o.fonts === 1 ? '' : 's'}`,
   );
-  for (const note of o.notes ?? []) append(ev, h('div', { class: 'note' }, note));
-  if (!s.page || !s.base) return;
-  const viewport = s.page.getViewport({ scale: scaleFor(s.base) });
+  for (const note of o.notes ?? []) append(s.evidence, h('div', { class: 'note' }, note));
+  if (!s.page) return;
+  const viewport = s.page.getViewport({ scale });
   for (const b of o.imageBoxes) {
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(b.rect);
-    const left = Math.min(x1, x2);
-    const top = Math.min(y1, y2);
     const box = h(
       'div',
       { class: `box kind-${b.kind}`, title: boxTitle(b) },
       h('span', { class: 'box-label' }, `${percent(b.share)}${b.filter ? ` · ${b.filter.replace(/Decode$/, '')}` : ''}${b.width && b.height ? ` · ${b.width}×${b.height}` : ''}`),
     );
-    box.style.left = `${left}px`;
-    box.style.top = `${top}px`;
+    box.style.left = `${Math.min(x1, x2)}px`;
+    box.style.top = `${Math.min(y1, y2)}px`;
     box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
     box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
     s.overlay.append(box);
@@ -335,75 +445,234 @@ function boxTitle(b: PageOverlay['imageBoxes'][number]): string {
   return parts.join(', ');
 }
 
+// ---- evidence on demand --------------------------------------------------------------------------------------------
+
+/** Asks the host for the evidence of pages first..last it has not sent, in requests the protocol accepts. */
+function askEvidence(first: number, last: number): void {
+  if (!head) return;
+  let from = 0;
+  const flush = (to: number) => {
+    if (from) vscode.postMessage({ type: 'needPages', report: head!.id, from, to });
+    from = 0;
+  };
+  for (let n = first; n <= Math.min(last, head.pageCount); n++) {
+    const want = head.routes[n - 1] !== NO_ROUTE && !overlays.has(n) && !asked.has(n);
+    if (want) {
+      asked.add(n);
+      if (!from) from = n;
+      if (n - from + 1 >= PREVIEW_MAX_PAGES_PER_REQUEST) flush(n);
+    } else flush(n - 1);
+  }
+  flush(Math.min(last, head.pageCount));
+}
+
+function receiveEvidence(m: Extract<HostMessage, { type: 'pages' }>): void {
+  if (!head || m.report !== head.id) return; // evidence of a report that has since been replaced
+  for (const o of m.pages) {
+    if (o.page > head.pageCount) continue;
+    asked.delete(o.page);
+    overlays.set(o.page, o);
+  }
+  if (overlays.size > KEEP_OVERLAYS) {
+    // Oldest first (a Map iterates in insertion order), sparing the pages in the DOM.
+    for (const n of overlays.keys()) {
+      if (overlays.size <= KEEP_OVERLAYS / 2) break;
+      if (!slots.has(n)) overlays.delete(n);
+    }
+  }
+  for (const o of m.pages) {
+    const s = slots.get(o.page);
+    if (s) drawOverlay(s);
+  }
+  updateList(true);
+}
+
+// ---- page list -----------------------------------------------------------------------------------------------------
+
+const rows = new Map<number, HTMLButtonElement>();
+let current = 0;
+
+function rowLabel(n: number): { route: ReturnType<typeof routeOf>; title: string } {
+  const route = head ? routeOf(head, n) : undefined;
+  const o = overlays.get(n);
+  const title = route ? `Page ${n}: ${ROUTE_STYLE[route].label}${o ? ` (${o.reasons.join(', ')})` : ''}` : `Page ${n}`;
+  return { route, title };
+}
+
+function makeRow(n: number): HTMLButtonElement {
+  const { route, title } = rowLabel(n);
+  const b = h('button', { class: `page-link${route ? ` route-${route}` : ''}`, title, 'data-page': n, tabindex: '-1' }, route ? icon(ROUTE_STYLE[route].icon) : null, String(n));
+  b.addEventListener('click', () => scrollToPage(n, true));
+  return b;
+}
+
+/** The rows in sight of the page list (the list is uniform: row n at (n-1)·ROW_H). */
+function updateList(refresh = false): void {
+  const count = layout?.count ?? 0;
+  const view = pageList.clientHeight;
+  const y = list.map.y;
+  const first = Math.max(1, Math.floor((y - LIST_PAD) / ROW_H) + 1 - 10);
+  const last = Math.min(count, Math.ceil((y + view) / ROW_H) + 10);
+  for (const [n, b] of rows) {
+    if (n < first || n > last || refresh) {
+      if (refresh && n >= first && n <= last && b.title === rowLabel(n).title) continue;
+      const focused = document.activeElement === b;
+      b.remove();
+      rows.delete(n);
+      if (focused && n >= first && n <= last) focusRowLater = n;
+    }
+  }
+  for (let n = first; n <= last; n++) {
+    let b = rows.get(n);
+    if (!b) {
+      b = makeRow(n);
+      rows.set(n, b);
+      listSpace.append(b);
+    }
+    b.style.top = `${list.place(LIST_PAD + (n - 1) * ROW_H)}px`;
+    const isCurrent = n === current;
+    b.classList.toggle('current', isCurrent);
+    // One tab stop for the whole list (the current page); arrows move within it.
+    b.tabIndex = isCurrent ? 0 : -1;
+    if (isCurrent) b.setAttribute('aria-current', 'page');
+    else b.removeAttribute('aria-current');
+  }
+  if (focusRowLater !== undefined) {
+    const b = rows.get(focusRowLater);
+    focusRowLater = undefined;
+    b?.focus({ preventScroll: true });
+  }
+}
+let focusRowLater: number | undefined;
+
+/** Keeps row n in the list's view. */
+function revealRow(n: number): void {
+  const top = LIST_PAD + (n - 1) * ROW_H;
+  const view = pageList.clientHeight;
+  const y = list.map.y;
+  if (top < y) list.goTo(top - LIST_PAD);
+  else if (top + ROW_H > y + view) list.goTo(top + ROW_H - view + LIST_PAD);
+}
+
+pageList.addEventListener('keydown', (e: KeyboardEvent) => {
+  if (!layout || layout.count === 0) return;
+  const from = Number((document.activeElement as HTMLElement | null)?.dataset?.page) || current || 1;
+  const perScreen = Math.max(1, Math.floor(pageList.clientHeight / ROW_H) - 1);
+  const to =
+    e.key === 'ArrowDown' ? from + 1 : e.key === 'ArrowUp' ? from - 1 : e.key === 'PageDown' ? from + perScreen : e.key === 'PageUp' ? from - perScreen : e.key === 'Home' ? 1 : e.key === 'End' ? layout.count : 0;
+  if (!to) return;
+  e.preventDefault();
+  const n = Math.min(Math.max(1, to), layout.count);
+  scrollToPage(n, false);
+  focusRowLater = n;
+  updateList();
+});
+
 // ---- current page and scrolling ---------------------------------------------------------------------------------
 
 function currentPage(): number {
-  const top = pagesEl.scrollTop + pagesEl.clientHeight / 3;
-  // Binary search over the slots' offsets: pages are in document order.
-  let lo = 0;
-  let hi = slots.length - 1;
-  let best = 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (slots[mid].el.offsetTop <= top) {
-      best = mid + 1;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
+  if (!layout || layout.count === 0) return 1;
+  return layout.pageAt(pages.map.y + pagesEl.clientHeight / 3);
 }
 
-function markCurrent(n: number): void {
-  pageList.querySelector('.page-link.current')?.classList.remove('current');
-  const link = pageList.querySelector(`.page-link[data-page="${n}"]`);
-  link?.classList.add('current');
-  (link as HTMLElement | null)?.scrollIntoView({ block: 'nearest' });
-  if (document.activeElement !== pageInput) pageInput.value = String(n);
+let lastReported = 0;
+function trackCurrent(): void {
+  if (!layout || layout.count === 0) return;
+  const n = currentPage();
+  if (n !== current) {
+    current = n;
+    revealRow(n);
+    if (document.activeElement !== pageInput) pageInput.value = String(n);
+  }
+  updateList();
+  if (n !== state.page) {
+    state.page = n;
+    saveState();
+  }
+  if (n !== lastReported) {
+    lastReported = n;
+    vscode.postMessage({ type: 'pageChanged', page: n });
+  }
 }
 
 function scrollToPage(n: number, flash: boolean): void {
-  const s = slots[Math.min(Math.max(1, n), slots.length) - 1];
-  if (!s) {
+  if (!layout || layout.count === 0) {
     targetPage = n;
     return;
   }
-  pagesEl.scrollTop = s.el.offsetTop - 8;
-  if (flash) {
+  const page = Math.min(Math.max(1, n), layout.count);
+  applyLayout();
+  pendingAnchor = null;
+  pages.goTo(layout.offsetOf(page) - PAD_TOP);
+  update();
+  // update() may have measured nothing yet; pin the page again once the frame's measurements are in.
+  pendingAnchor = { page, frac: 0, dy: 0 };
+  pendingAnchor.frac = (pages.map.y - layout.offsetOf(page)) / Math.max(1, layout.heightOf(page));
+  pages.schedule();
+  const s = slots.get(page);
+  if (flash && s) {
     s.el.classList.remove('flash');
     void s.el.offsetWidth;
     s.el.classList.add('flash');
   }
-  onScrolled();
 }
 
-let scrollPending = false;
-let lastReported = 0;
-function onScrolled(): void {
-  if (scrollPending) return;
-  scrollPending = true;
-  requestAnimationFrame(() => {
-    scrollPending = false;
-    if (!slots.length) return;
-    const n = currentPage();
-    markCurrent(n);
-    if (n !== state.page) {
-      state.page = n;
-      saveState();
+/** A new layout for `count` pages: sizes from the report where it has them, pdf.js's for pages it has loaded. */
+function buildLayout(count: number, defaultBase: Size, keepPage?: number): void {
+  const page = keepPage ?? (layout ? currentPage() : 1);
+  const sizes = head ? unpackSizes(head.sizes) : undefined;
+  layout = new PageLayout(count, sizes, defaultBase, CHROME_ESTIMATE);
+  layout.setView(viewOf());
+  for (const s of slots.values()) {
+    if (s.n > count) continue;
+    if (s.page) {
+      const vp = s.page.getViewport({ scale: 1 });
+      layout.setBase(s.n, { w: vp.width, h: vp.height });
     }
-    if (n !== lastReported) {
-      lastReported = n;
-      vscode.postMessage({ type: 'pageChanged', page: n });
-    }
-  });
-}
-pagesEl.addEventListener('scroll', onScrolled, { passive: true });
-new ResizeObserver(() => {
-  if (state.zoom === 0 && slots.length) {
-    const keep = state.page;
-    relayout();
-    scrollToPage(keep, false);
   }
-}).observe(pagesEl);
+  for (const s of [...slots.values()]) if (s.n > count) dropSlot(s);
+  pageTotal.textContent = `/ ${count}`;
+  pageInput.max = String(count);
+  list.resize(count * ROW_H + 2 * LIST_PAD);
+  pages.resize(layout.total, layout.width);
+  for (const b of rows.values()) b.remove();
+  rows.clear();
+  current = 0;
+  scrollToPage(page, false);
+}
+
+// ---- report / findings ---------------------------------------------------------------------------------------------
+
+function showReport(): void {
+  clear(verdict);
+  clear(findings);
+  if (head) {
+    verdict.textContent = head.verdict;
+    const ul = h('ul');
+    for (const f of head.findings) ul.append(h('li', null, f));
+    append(findings, h('summary', null, `Findings (${head.findings.length})`), head.findings.length ? ul : h('p', null, 'none'));
+    findings.hidden = head.findings.length === 0;
+    if (head.error && !pdf) setBanner(`Could not analyse this PDF: ${head.error}`, 'error');
+    else if (!classifying) setBanner('', 'none');
+  } else {
+    findings.hidden = true;
+    if (classifying) setBanner('Classifying pages…', 'info');
+    else setBanner('This PDF has not been classified yet.', 'info', { label: 'Classify', run: () => vscode.postMessage({ type: 'classify' }) });
+  }
+  if (classifying && head) setBanner('Re-classifying…', 'info');
+}
+
+/** A new report (or none): its page sizes replace the layout's, its evidence is asked for afresh. */
+function setHead(next: OverlayHead | undefined): void {
+  head = next;
+  overlays.clear();
+  asked.clear();
+  showReport();
+  if (pdf && layout) buildLayout(pdf.numPages, layout.defaultBase);
+  else if (!pdf && head && head.pageCount > 0) buildLayout(head.pageCount, layout?.defaultBase ?? { w: 612, h: 792 });
+  for (const s of slots.values()) drawOverlay(s);
+  updateList(true);
+}
 
 // ---- loading -------------------------------------------------------------------------------------------------------
 
@@ -412,13 +681,15 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   await closeDocument();
   fileName.textContent = m.fileName;
   document.title = m.fileName;
-  report = m.report;
+  head = m.report;
   classifying = false;
   // A restored webview returns to its page, unless the host asks for another one.
   const startPage = m.page ?? targetPage ?? (state.uri === m.uri ? state.page : 1);
   targetPage = undefined;
   state.uri = m.uri;
   saveState();
+  // With a report the pages are laid out (placeholders sized from its page boxes) before pdf.js has parsed the file.
+  if (head && head.pageCount > 0) buildLayout(head.pageCount, { w: 612, h: 792 }, Math.min(startPage, head.pageCount));
   pdfjs.GlobalWorkerOptions.workerSrc = m.assets.workerSrc;
   setBanner('Loading…', 'info');
   try {
@@ -452,24 +723,29 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
       return;
     }
     pdf = doc;
-    if (!report) {
-      const first = await doc.getPage(1);
-      const vp = first.getViewport({ scale: 1 });
-      defaultBase = { w: vp.width, h: vp.height };
+    // Without a report every page is assumed to be the size of page 1 until pdf.js has loaded it.
+    let base = layout?.defaultBase ?? { w: 612, h: 792 };
+    if (!head || head.pageCount !== doc.numPages) {
+      const vp = (await doc.getPage(1)).getViewport({ scale: 1 });
+      if (gen !== loadGeneration) return;
+      base = { w: vp.width, h: vp.height };
     }
-    makeSlots(doc.numPages);
     showReport();
-    scrollToPage(Math.min(startPage, doc.numPages), m.page !== undefined);
+    if (!layout || layout.count !== doc.numPages) buildLayout(doc.numPages, base, layout ? currentPage() : Math.min(startPage, doc.numPages));
+    else {
+      layout.setDefaultBase(base);
+      update();
+    }
+    if (m.page !== undefined) scrollToPage(Math.min(m.page, doc.numPages), true);
   } catch (e) {
     if (gen !== loadGeneration) return;
     const msg = (e as { name?: string })?.name === 'PasswordException' ? 'This PDF needs a password: the preview cannot show its pages.' : `pdf.js cannot open this file: ${String((e as Error)?.message ?? e).slice(0, 300)}`;
     setBanner(msg, 'error');
-    // Still show the analyzer's verdict and findings.
-    slots = [];
-    clear(pagesEl);
-    if (report) {
+    // Still show the analyzer's verdict and findings, without pages.
+    teardownPages();
+    if (head) {
       clear(verdict);
-      verdict.textContent = report.verdict;
+      verdict.textContent = head.verdict;
     }
   }
 }
@@ -486,13 +762,21 @@ async function loadPdfjsWorkerInPage(workerSrc: string): Promise<void> {
   g.pdfjsWorker = await import(/* @vite-ignore */ workerSrc);
 }
 
+function teardownPages(): void {
+  dropAllSlots();
+  for (const b of rows.values()) b.remove();
+  rows.clear();
+  layout = null;
+  current = 0;
+  pendingAnchor = null;
+  pages.resize(0, 0);
+  list.resize(0);
+}
+
 async function closeDocument(): Promise<void> {
-  for (const s of slots) {
-    observer.unobserve(s.el);
-    s.task?.cancel();
-  }
-  slots = [];
-  clear(pagesEl);
+  teardownPages();
+  overlays.clear();
+  asked.clear();
   const t = loadingTask;
   loadingTask = null;
   pdf = null;
@@ -512,13 +796,16 @@ window.addEventListener('message', (e: MessageEvent) => {
       void load(m);
       break;
     case 'report':
-      report = m.report ?? report;
-      if (!m.report && !m.classifying) report = undefined;
       classifying = !!m.classifying;
-      showReport();
+      // "classifying" alone keeps the current report on screen until the new one comes.
+      if (m.report || !m.classifying) setHead(m.report);
+      else showReport();
+      break;
+    case 'pages':
+      receiveEvidence(m);
       break;
     case 'scrollToPage':
-      if (pdf && slots.length) scrollToPage(m.page, true);
+      if (layout && layout.count) scrollToPage(m.page, true);
       else targetPage = m.page;
       break;
     case 'loadError':

@@ -4,7 +4,17 @@
  * and every message from the webview is validated before use.
  */
 import * as vscode from 'vscode';
-import { type HostMessage, parseWebviewMessage, parseWebviewState, type WebviewAssets } from '../shared/protocol';
+import {
+  chunkPageOverlays,
+  type HostMessage,
+  type OverlayHead,
+  type OverlayReport,
+  overlayHeadOf,
+  type PageOverlay,
+  parseWebviewMessage,
+  parseWebviewState,
+  type WebviewAssets,
+} from '../shared/protocol';
 import type { Classifier } from './classifier';
 import { humanSize, isPdfUri } from './classifier';
 import { overlayOf } from './model';
@@ -119,8 +129,20 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscod
   };
 }
 
+/** Report ids are unique across panels, so a webview can never match evidence to the wrong report. */
+let lastReportId = 0;
+
+/** The report the webview was last sent, kept to answer its 'needPages' requests from. */
+interface SentReport {
+  id: number;
+  overlay: OverlayReport;
+  /** page number -> index in overlay.pages, built only if the pages are not simply 1..n in order */
+  index?: Map<number, number>;
+}
+
 class PreviewPanel implements vscode.Disposable {
   readonly key: string;
+  private sent: SentReport | undefined;
   private pendingPage: number | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private loading = false;
@@ -182,6 +204,9 @@ class PreviewPanel implements vscode.Disposable {
         break;
       case 'pageChanged':
         break;
+      case 'needPages':
+        this.sendPages(msg.report, msg.from, msg.to);
+        break;
       case 'renderError':
         this.manager.log.appendLine(`preview of ${this.key}, page ${msg.page}: ${msg.message}`);
         break;
@@ -201,7 +226,8 @@ class PreviewPanel implements vscode.Disposable {
       const bytes = plainBytes(await vscode.workspace.fs.readFile(this.uri));
       const entry = this.manager.store.get(this.key);
       const msg: HostMessage = { type: 'load', fileName: basename(this.uri.path), uri: this.key, bytes, assets: this.assets() };
-      if (entry) msg.report = overlayOf(entry.report, s.trustOcrLayer);
+      const head = this.head();
+      if (head) msg.report = head;
       if (this.pendingPage) msg.page = this.pendingPage;
       this.pendingPage = undefined;
       this.post(msg);
@@ -219,10 +245,42 @@ class PreviewPanel implements vscode.Disposable {
   }
 
   sendReport(): void {
-    const entry = this.manager.store.get(this.key);
     const msg: HostMessage = { type: 'report' };
-    if (entry) msg.report = overlayOf(entry.report, this.manager.settings().trustOcrLayer);
+    const head = this.head();
+    if (head) msg.report = head;
     this.post(msg);
+  }
+
+  /** The stored report's head under a new id (the evidence follows on request); remembers the overlay to answer from. */
+  private head(): OverlayHead | undefined {
+    const entry = this.manager.store.get(this.key);
+    if (!entry) {
+      this.sent = undefined;
+      return undefined;
+    }
+    const overlay = overlayOf(entry.report, this.manager.settings().trustOcrLayer);
+    const id = ++lastReportId;
+    this.sent = { id, overlay };
+    return overlayHeadOf(overlay, id);
+  }
+
+  /** Answers a 'needPages' request in messages bounded by the protocol's caps; a request for an old report is dropped. */
+  private sendPages(id: number, from: number, to: number): void {
+    const sent = this.sent;
+    if (!sent || sent.id !== id) return;
+    const pages = sent.overlay.pages;
+    const at = (n: number): PageOverlay | undefined => {
+      if (pages[n - 1]?.page === n) return pages[n - 1];
+      sent.index ??= new Map(pages.map((p, i) => [p.page, i]));
+      const i = sent.index.get(n);
+      return i === undefined ? undefined : pages[i];
+    };
+    const found: PageOverlay[] = [];
+    for (let n = from; n <= to; n++) {
+      const p = at(n);
+      if (p) found.push(p);
+    }
+    for (const chunk of chunkPageOverlays(found)) this.post({ type: 'pages', report: id, pages: chunk });
   }
 
   scrollTo(page: number): void {

@@ -11,8 +11,24 @@ export const PAGE_ROUTES: readonly PageRoute[] = ['ocr', 'review', 'ocr-layer', 
 /** Hard ceiling for page numbers anywhere in the protocol (the analyzer's maxPages default is lower or equal). */
 export const MAX_PAGE = 1_000_000;
 const MAX_TEXT = 2000;
-const MAX_BOXES_PER_PAGE = 500;
+/** The analyzer keeps at most this many image boxes a page (options.maxImageBoxesPerPage); the webview drops the rest. */
+export const MAX_BOXES_PER_PAGE = 500;
 const MAX_STRINGS = 64;
+
+/**
+ * The preview sends per-page evidence (reasons, counts, notes, image boxes) only for the pages near the webview's
+ * viewport, in messages of at most this many pages and this many image boxes. Why: VS Code serialises every webview
+ * message on the extension host's thread and parses it again in the renderer; one message with the boxes of every
+ * page (up to MAX_BOXES_PER_PAGE each) of a 100,000-page file is hundreds of MB and freezes both ends. With these caps
+ * a message holds at most ~2,000 boxes (~200 KB of JSON) plus 32 pages' clipped strings, whatever the document.
+ * The box cap is at least MAX_BOXES_PER_PAGE, so one page always fits in one message.
+ */
+export const PREVIEW_MAX_PAGES_PER_MESSAGE = 32;
+export const PREVIEW_MAX_BOXES_PER_MESSAGE = 2000;
+/** Pages one 'needPages' request may name: the webview only asks for what its viewport (plus a margin) shows. */
+export const PREVIEW_MAX_PAGES_PER_REQUEST = 128;
+/** routes[] value of a page the report has no entry for (pdf.js may count more pages than the analyzer reached). */
+export const NO_ROUTE = 255;
 
 /** What the webview needs to draw one page's overlay: a projection of the analyzer's PageReport. */
 export interface PageOverlay {
@@ -42,6 +58,25 @@ export interface OverlayReport {
   pages: PageOverlay[];
 }
 
+/**
+ * What the webview gets of a report up front: the header, plus 9 bytes a page in two byte arrays (no object per page),
+ * enough to lay out every page and colour the page list. At MAX_PAGE pages that is 9 MB, sent once per report; the
+ * evidence follows on demand in 'pages' messages capped by PREVIEW_MAX_PAGES_PER_MESSAGE/PREVIEW_MAX_BOXES_PER_MESSAGE.
+ * Byte arrays because they are the typed array VS Code's webview messaging is known to carry as binary.
+ */
+export interface OverlayHead {
+  /** names this report: 'needPages' and 'pages' carry it, so evidence of a replaced report is never drawn */
+  id: number;
+  pageCount: number;
+  verdict: string;
+  error?: string;
+  findings: string[];
+  /** 8 bytes a page: width, height at scale 1 as pdf.js lays the page out (little-endian float32); 0 = unknown */
+  sizes: Uint8Array;
+  /** 1 byte a page: index into PAGE_ROUTES, NO_ROUTE when the report has no entry for the page */
+  routes: Uint8Array;
+}
+
 export interface WebviewAssets {
   workerSrc: string;
   cMapUrl: string;
@@ -51,8 +86,9 @@ export interface WebviewAssets {
 
 /** host → webview */
 export type HostMessage =
-  | { type: 'load'; fileName: string; uri: string; bytes: Uint8Array; assets: WebviewAssets; report?: OverlayReport; page?: number }
-  | { type: 'report'; report?: OverlayReport; classifying?: boolean }
+  | { type: 'load'; fileName: string; uri: string; bytes: Uint8Array; assets: WebviewAssets; report?: OverlayHead; page?: number }
+  | { type: 'report'; report?: OverlayHead; classifying?: boolean }
+  | { type: 'pages'; report: number; pages: PageOverlay[] }
   | { type: 'scrollToPage'; page: number }
   | { type: 'loadError'; message: string };
 
@@ -61,6 +97,7 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'classify' }
   | { type: 'pageChanged'; page: number }
+  | { type: 'needPages'; report: number; from: number; to: number }
   | { type: 'renderError'; page: number; message: string };
 
 /** State the webview keeps across hide/show (vscode.setState); validated when read back. */
@@ -98,9 +135,17 @@ export function parseWebviewMessage(x: unknown, pageCount = MAX_PAGE): WebviewMe
       const message = shortString(x.message);
       return isPageNumber(x.page, max) && message !== undefined ? { type: 'renderError', page: x.page, message } : undefined;
     }
+    case 'needPages':
+      if (!isReportId(x.report) || !isPageNumber(x.from, max) || !isPageNumber(x.to, max) || x.to < x.from) return undefined;
+      // A larger range is clipped, not refused: the webview asks again for what it still lacks.
+      return { type: 'needPages', report: x.report, from: x.from, to: Math.min(x.to, x.from + PREVIEW_MAX_PAGES_PER_REQUEST - 1) };
     default:
       return undefined;
   }
+}
+
+function isReportId(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 }
 
 function isFiniteNumber(x: unknown): x is number {
@@ -164,23 +209,43 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
   return out;
 }
 
-function parseReport(x: unknown): OverlayReport | undefined {
-  if (!isObj(x) || !isFiniteNumber(x.pageCount) || !Array.isArray(x.pages)) return undefined;
-  const pages: PageOverlay[] = [];
-  for (const p of x.pages) {
-    if (pages.length >= MAX_PAGE) break;
-    const o = parseOverlay(p);
-    if (o) pages.push(o);
-  }
-  const r: OverlayReport = {
-    pageCount: Math.max(0, Math.min(MAX_PAGE, Math.floor(x.pageCount))),
+function parseHead(x: unknown): OverlayHead | undefined {
+  if (!isObj(x) || !isReportId(x.id) || !isFiniteNumber(x.pageCount)) return undefined;
+  const pageCount = Math.floor(x.pageCount);
+  if (pageCount < 0 || pageCount > MAX_PAGE) return undefined;
+  if (!(x.sizes instanceof Uint8Array) || x.sizes.byteLength !== pageCount * 8) return undefined;
+  if (!(x.routes instanceof Uint8Array) || x.routes.byteLength !== pageCount) return undefined;
+  const r: OverlayHead = {
+    id: x.id,
+    pageCount,
     verdict: shortString(x.verdict) ?? '',
     findings: stringList(x.findings),
-    pages,
+    sizes: x.sizes,
+    routes: x.routes,
   };
   const error = shortString(x.error);
   if (error !== undefined) r.error = error;
   return r;
+}
+
+/**
+ * Keeps what fits the caps: whole pages in order, at most PREVIEW_MAX_PAGES_PER_MESSAGE of them and at most
+ * PREVIEW_MAX_BOXES_PER_MESSAGE boxes in all; a page that would cross the box cap and everything after it are dropped
+ * (a well-behaved host never sends them, see chunkPageOverlays).
+ */
+function parsePageList(x: unknown): PageOverlay[] | undefined {
+  if (!Array.isArray(x)) return undefined;
+  const pages: PageOverlay[] = [];
+  let boxes = 0;
+  for (const p of x) {
+    if (pages.length >= PREVIEW_MAX_PAGES_PER_MESSAGE) break;
+    const o = parseOverlay(p);
+    if (!o) continue;
+    if (boxes + o.imageBoxes.length > PREVIEW_MAX_BOXES_PER_MESSAGE) break;
+    boxes += o.imageBoxes.length;
+    pages.push(o);
+  }
+  return pages;
 }
 
 function parseAssets(x: unknown): WebviewAssets | undefined {
@@ -206,7 +271,7 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
       if (!(x.bytes instanceof Uint8Array) || !assets || fileName === undefined || uri === undefined) return undefined;
       const m: HostMessage = { type: 'load', fileName, uri, bytes: x.bytes, assets };
       if (x.report !== undefined) {
-        const report = parseReport(x.report);
+        const report = parseHead(x.report);
         if (report) m.report = report;
       }
       if (isPageNumber(x.page)) m.page = x.page;
@@ -215,12 +280,16 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
     case 'report': {
       const m: HostMessage = { type: 'report' };
       if (x.report !== undefined) {
-        const report = parseReport(x.report);
+        const report = parseHead(x.report);
         if (!report) return undefined;
         m.report = report;
       }
       if (x.classifying === true) m.classifying = true;
       return m;
+    }
+    case 'pages': {
+      const pages = parsePageList(x.pages);
+      return isReportId(x.report) && pages ? { type: 'pages', report: x.report, pages } : undefined;
     }
     case 'scrollToPage':
       return isPageNumber(x.page) ? { type: 'scrollToPage', page: x.page } : undefined;
@@ -245,4 +314,76 @@ export function parseWebviewState(x: unknown): WebviewState {
   const uri = shortString(x.uri, 8192);
   if (uri !== undefined) out.uri = uri;
   return out;
+}
+
+// ---- building the head and the evidence messages (host side; pure, so unit-tested) ---------------------------------
+
+/** A page's size at scale 1 as pdf.js lays it out: the crop box clipped to the media box, then rotated. */
+export function pageSizeOf(o: Pick<PageOverlay, 'cropBox' | 'mediaBox' | 'rotate'>): { w: number; h: number } | null {
+  const [a0, a1, a2, a3] = o.cropBox;
+  const [m0, m1, m2, m3] = o.mediaBox;
+  // Boxes may be given with any corner first.
+  const w = Math.min(Math.max(a0, a2), Math.max(m0, m2)) - Math.max(Math.min(a0, a2), Math.min(m0, m2));
+  const h = Math.min(Math.max(a1, a3), Math.max(m1, m3)) - Math.max(Math.min(a1, a3), Math.min(m1, m3));
+  if (!(w > 0 && h > 0)) return null;
+  return o.rotate % 180 === 0 ? { w, h } : { w: h, h: w };
+}
+
+export function overlayHeadOf(r: OverlayReport, id: number): OverlayHead {
+  const pageCount = Math.max(0, Math.min(MAX_PAGE, Math.floor(r.pageCount)));
+  const sizes = new Uint8Array(pageCount * 8);
+  const view = new DataView(sizes.buffer);
+  const routes = new Uint8Array(pageCount).fill(NO_ROUTE);
+  for (const p of r.pages) {
+    if (!isPageNumber(p.page, pageCount)) continue;
+    const i = p.page - 1;
+    routes[i] = PAGE_ROUTES.indexOf(p.route);
+    const size = pageSizeOf(p);
+    if (size) {
+      view.setFloat32(i * 8, size.w, true);
+      view.setFloat32(i * 8 + 4, size.h, true);
+    }
+  }
+  const head: OverlayHead = { id, pageCount, verdict: r.verdict, findings: r.findings, sizes, routes };
+  if (r.error !== undefined) head.error = r.error;
+  return head;
+}
+
+/** Page sizes from a head as [w0, h0, w1, h1, …] (0 where unknown), read as little-endian whatever the platform. */
+export function unpackSizes(sizes: Uint8Array): Float32Array {
+  const n = sizes.byteLength >> 2;
+  const out = new Float32Array(n);
+  const view = new DataView(sizes.buffer, sizes.byteOffset, sizes.byteLength);
+  for (let i = 0; i < n; i++) {
+    const v = view.getFloat32(i * 4, true);
+    out[i] = Number.isFinite(v) && v > 0 ? v : 0;
+  }
+  return out;
+}
+
+/** The route of page n from a head, undefined when the report has none for it. */
+export function routeOf(head: OverlayHead, n: number): PageRoute | undefined {
+  return PAGE_ROUTES[head.routes[n - 1]];
+}
+
+/**
+ * Splits pages' evidence into messages that respect PREVIEW_MAX_PAGES_PER_MESSAGE and PREVIEW_MAX_BOXES_PER_MESSAGE.
+ * A page with more than MAX_BOXES_PER_PAGE boxes (the analyzer never sends one) keeps its first MAX_BOXES_PER_PAGE.
+ */
+export function chunkPageOverlays(pages: readonly PageOverlay[], maxPages = PREVIEW_MAX_PAGES_PER_MESSAGE, maxBoxes = PREVIEW_MAX_BOXES_PER_MESSAGE): PageOverlay[][] {
+  const chunks: PageOverlay[][] = [];
+  let cur: PageOverlay[] = [];
+  let boxes = 0;
+  for (const p0 of pages) {
+    const p = p0.imageBoxes.length > MAX_BOXES_PER_PAGE ? { ...p0, imageBoxes: p0.imageBoxes.slice(0, MAX_BOXES_PER_PAGE) } : p0;
+    if (cur.length > 0 && (cur.length >= maxPages || boxes + p.imageBoxes.length > maxBoxes)) {
+      chunks.push(cur);
+      cur = [];
+      boxes = 0;
+    }
+    cur.push(p);
+    boxes += p.imageBoxes.length;
+  }
+  if (cur.length) chunks.push(cur);
+  return chunks;
 }
