@@ -327,9 +327,14 @@ export class Lexer {
   static indexOf(buf: Uint8Array, needle: string, from: number, to = buf.length): number {
     const first = needle.charCodeAt(0);
     const n = needle.length;
-    const last = Math.min(to, buf.length) - n;
+    const stop = Math.min(to, buf.length);
+    const last = stop - n;
+    if (Math.max(0, from) > last) return -1;
+    // The native search for the first byte would run on past `to` when that byte is absent: a bounded look
+    // (endstream after /Length, trailer after a table) must cost its window, not the rest of the file.
+    const hay = stop < buf.length ? buf.subarray(0, stop) : buf;
     for (let i = Math.max(0, from); i <= last; i++) {
-      i = buf.indexOf(first, i);
+      i = hay.indexOf(first, i);
       if (i < 0 || i > last) return -1;
       let k = 1;
       while (k < n && buf[i + k] === needle.charCodeAt(k)) k++;

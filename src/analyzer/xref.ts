@@ -6,10 +6,11 @@
  * truncated, as real readers do. Objects are parsed lazily and cached; stream data is never copied, only decoded
  * on request.
  */
-import { Budget } from './budget';
+import { Budget, ChargedLru } from './budget';
 import { type FilterParams, decodeFilters } from './filters';
-import { Cmd, EOF, Lexer } from './lexer';
+import { Cmd, EOF, Lexer, isWhite } from './lexer';
 import { type DecodedStream, PdfDict, PdfStream, type PdfValue, Ref, type Resolver, isNumber } from './objects';
+import type { AnalyzerOptions } from './options';
 import { Parser } from './parser';
 
 /** What a SecurityHandler must offer the xref layer (see crypto.ts). */
@@ -31,7 +32,32 @@ interface ObjStmIndex {
   data: Uint8Array;
   first: number;
   offsets: Map<number, number>;
+  /** what holding it costs: the decoded bytes plus the offsets map */
+  cost: number;
 }
+
+/** What one scan of the whole file finds; built once, on demand (repair, or an object missing from the xref). */
+interface FileScan {
+  /** object number → offset of its last `N G obj` header (as in incremental updates, the last one wins) */
+  index: Map<number, number>;
+  /** offsets of every header, ascending: the next one bounds the object before it */
+  headers: number[];
+  /** offsets of every `trailer` keyword, ascending */
+  trailers: number[];
+  /** the deadline passed before the scan reached the end of the file */
+  cut: boolean;
+}
+
+/** An estimate of what one entry of an object stream's offsets map costs in the JS heap (key, value, hash links). */
+const OFFSET_ENTRY_BYTES = 64;
+/** An estimate of a parsed object's own heap cost beyond its text (a PdfDict is a Map and a wrapper). */
+const PARSED_OBJECT_BYTES = 128;
+/** Work between two looks at the clock in loops over objects or sections: cheap against one Date.now(). */
+const CLOCK_EVERY_ITEMS = 256;
+/** Bytes scanned between two looks at the clock while scanning the file. */
+const CLOCK_EVERY_BYTES = 1 << 20;
+
+export type XRefLimits = Pick<AnalyzerOptions, 'maxStreamBytes' | 'maxRefChain' | 'objectStreamCacheBytes'>;
 
 const OBJ = Cmd.of('obj');
 const STREAM = Cmd.of('stream');
@@ -49,24 +75,51 @@ export class XRef implements Resolver {
 
   private readonly cache = new Map<number, PdfValue>();
   private readonly inProgress = new Set<number>();
-  private readonly objStms = new Map<number, ObjStmIndex | null>();
-  private scanIndex: Map<number, number> | undefined;
+  /** decoded object streams, least recently used evicted first (null: not a usable object stream) */
+  private objStms: ChargedLru<number, ObjStmIndex | null>;
+  /** object streams decoded since the parsed objects were last dropped: a second decode means the cache thrashes */
+  private readonly objStmDecoded = new Set<number>();
+  /** object streams the memory account could not hold: their objects are missing (recorded as memory-limit) */
+  private readonly objStmStarved = new Set<number>();
+  /** bytes charged for objects parsed out of object streams ahead of need; released with the parsed objects */
+  private extractedBytes = 0;
+  private scan: FileScan | undefined;
+  /** offsets where objects start, ascending (see objectEnd); rebuilt when the entries change */
+  private starts: number[] | undefined;
+  /** while the xref sections are read the entries are incomplete, so objects are not bounded by them yet */
+  private loading = false;
+  private sortedEndstreams: number[] | undefined;
   private objectCount = 0;
-  /** the analysis's deadline and memory account; set by the document opener */
-  budget: Budget = Budget.unbounded();
+  private budgetRef: Budget = Budget.unbounded();
 
   constructor(
     readonly bytes: Uint8Array,
-    readonly limits: { maxStreamBytes: number; maxRefChain: number },
-  ) {}
+    readonly limits: XRefLimits,
+  ) {
+    this.objStms = new ChargedLru(this.budgetRef, 'object-stream', limits.objectStreamCacheBytes);
+  }
+
+  /** the analysis's deadline and memory account; set by the document opener (before anything is read) */
+  get budget(): Budget {
+    return this.budgetRef;
+  }
+  set budget(b: Budget) {
+    this.objStms.clear();
+    this.budgetRef = b;
+    this.objStms = new ChargedLru(b, 'object-stream', this.limits.objectStreamCacheBytes);
+  }
 
   /** Loads the xref; on failure, repairs by scanning. Returns false when nothing usable was found. */
   load(): boolean {
     let ok = false;
+    this.loading = true;
     try {
       ok = this.loadFromStartxref();
     } catch {
       ok = false;
+    } finally {
+      this.loading = false;
+      this.starts = undefined;
     }
     if (!ok || !this.rootLooksValid()) {
       this.repair();
@@ -92,6 +145,11 @@ export class XRef implements Resolver {
     const seen = new Set<number>();
     let first = true;
     while (offset !== undefined && !seen.has(offset) && seen.size < MAX_XREF_SECTIONS) {
+      // Each section is read once, but a chain of hundreds of large ones still grows with the file.
+      if (this.budget.outOfTime('xref')) {
+        this.notes.push('the time budget ran out while reading the /Prev chain of xref sections: older sections ignored');
+        break;
+      }
       seen.add(offset);
       const trailer = this.readSection(offset);
       if (!trailer) {
@@ -149,6 +207,7 @@ export class XRef implements Resolver {
       let start = t;
       // Entries are "oooooooooo ggggg n" lines; read them as tokens to tolerate 19- and 21-byte lines.
       for (let i = 0; i < count; i++) {
+        if ((i & 0xffff) === 0xffff && this.budget.outOfTime('xref')) return undefined;
         lx.skipWhite();
         const o = lx.readNumber();
         lx.skipWhite();
@@ -184,10 +243,27 @@ export class XRef implements Resolver {
     const size = dict.get('Size');
     let index = dict.get('Index');
     if (!Array.isArray(index)) index = [0, isNumber(size) ? size : 0];
-    const dec = this.decodeRaw(s, undefined);
+    // Structure: decoded whole or up to the byte cap, never cut by the clock, so the same file lists the same objects
+    // on every run.
+    const dec = this.decodeRaw(s, undefined, this.limits.maxStreamBytes, Infinity);
     const data = dec.data;
     const rowLen = w0 + w1 + w2;
     if (rowLen === 0) return dict;
+    // Held only while its rows are read, but held all the same.
+    if (!this.budget.tryCharge(data.length, 'xref')) {
+      this.notes.push('an xref stream is larger than the memory left for decoded data: its entries were not read');
+      return undefined;
+    }
+    try {
+      this.readXrefRows(index as PdfValue[], data, w0, w1, w2);
+    } finally {
+      this.budget.release(data.length);
+    }
+    return dict;
+  }
+
+  private readXrefRows(index: PdfValue[], data: Uint8Array, w0: number, w1: number, w2: number): void {
+    const rowLen = w0 + w1 + w2;
     // Every real object takes a few bytes of the file, so a file can't hold more objects than this: rows beyond it
     // are claims a hostile xref stream makes to exhaust memory (10 M rows from a 1 KB file).
     const maxEntries = (this.bytes.length >> 2) + 1024;
@@ -207,13 +283,12 @@ export class XRef implements Resolver {
         if (num >= MAX_OBJECT_NUMBER || this.entries.has(num)) continue;
         if (this.entries.size >= maxEntries) {
           this.notes.push(`an xref stream lists more objects than the file can hold: the rest ignored`);
-          return dict;
+          return;
         }
         if (type === 1 && f1 > 0 && f1 < this.bytes.length) this.entries.set(num, { type: 1, a: f1, b: f2 });
         else if (type === 2 && f1 !== num) this.entries.set(num, { type: 2, a: f1, b: f2 });
       }
     }
-    return dict;
   }
 
   // ---- object access -------------------------------------------------------------------------------------------
@@ -253,12 +328,14 @@ export class XRef implements Resolver {
     } else if (e && e.type === 2) {
       const v = this.fromObjStm(e.a, num);
       if (v !== undefined) return v;
+      // The memory account could not hold its object stream: that is recorded, and scanning would not find it.
+      if (this.objStmStarved.has(e.a)) return null;
     }
     // The table pointed somewhere wrong, or the object is absent from it: look it up by scanning.
-    const idx = this.getScanIndex();
+    const idx = this.getScan().index;
     const off = idx.get(num);
     if (off !== undefined && !(e && e.type === 1 && e.a === off)) {
-      const obj = this.parseObjectAt(off, num);
+      const obj = this.parseObjectAt(off, num, true);
       if (obj && obj.num === num) {
         if (e) this.notes.push(`object ${num} ${gen} found by scanning, not at its xref offset`);
         return obj.value;
@@ -267,10 +344,15 @@ export class XRef implements Resolver {
     return null;
   }
 
-  /** Parses `N G obj … endobj` at offset. */
-  private parseObjectAt(offset: number, expectNum: number | undefined): { num: number; gen: number; value: PdfValue } | undefined {
+  /**
+   * Parses `N G obj … endobj` at offset.
+   * @param scanned the offset comes from the file scan: the next header the scan found bounds it too
+   */
+  private parseObjectAt(offset: number, expectNum: number | undefined, scanned = false): { num: number; gen: number; value: PdfValue } | undefined {
     if (offset < 0 || offset >= this.bytes.length) return undefined;
-    const lx = new Lexer(this.bytes, offset);
+    let end = this.objectEnd(offset);
+    if (scanned && this.scan) end = Math.min(end, nextAfter(this.scan.headers, offset, this.bytes.length));
+    const lx = new Lexer(this.bytes, offset, end);
     const num = lx.next();
     const gen = lx.next();
     const kw = lx.next();
@@ -285,15 +367,67 @@ export class XRef implements Resolver {
     if (value instanceof PdfDict) {
       const save = lx.pos;
       const t = lx.next();
-      if (t === STREAM) return { num, gen, value: this.readStreamBody(lx, value, new Ref(num, gen)) };
+      if (t === STREAM) return { num, gen, value: this.readStreamBody(lx.pos, end, value, new Ref(num, gen)) };
       lx.pos = save;
     }
     return { num, gen, value };
   }
 
-  private readStreamBody(lx: Lexer, dict: PdfDict, ref: Ref): PdfStream {
+  /**
+   * Where the object starting at `offset` ends at the latest: the next known object header. Parsing within it keeps
+   * a damaged object (an unclosed string or dictionary) from reading on through every object after it, which made
+   * files of many such objects cost time quadratic in their size. Stream data may run past it (see readStreamBody).
+   */
+  private objectEnd(offset: number): number {
+    if (this.loading) return this.bytes.length;
+    return nextAfter((this.starts ??= this.buildStarts()), offset, this.bytes.length);
+  }
+
+  /**
+   * Object starts: in a repaired file every header the scan found; otherwise the xref's offsets where a header
+   * really stands, so that a wrong offset into the middle of another object never cuts that object short, nor does
+   * text that looks like a header inside a string or a stream.
+   */
+  private buildStarts(): number[] {
+    if (this.repaired && this.scan) return this.scan.headers;
+    const out: number[] = [];
+    for (const e of this.entries.values()) if (e.type === 1 && this.headerAt(e.a)) out.push(e.a);
+    out.sort((a, b) => a - b);
+    return out;
+  }
+
+  /** Whether `N G obj` starts at `p` (looked at within a few dozen bytes). */
+  private headerAt(p: number): boolean {
     const buf = this.bytes;
-    let start = lx.pos;
+    const stop = Math.min(buf.length, p + 40);
+    let i = p;
+    const digits = (): boolean => {
+      const s = i;
+      while (i < stop && buf[i] >= 48 && buf[i] <= 57) i++;
+      return i > s;
+    };
+    const white = (): boolean => {
+      const s = i;
+      while (i < stop && isWhite(buf[i])) i++;
+      return i > s;
+    };
+    return digits() && white() && digits() && white() && i + 3 <= stop && buf[i] === 111 && buf[i + 1] === 98 && buf[i + 2] === 106;
+  }
+
+  /**
+   * The stream's data starts after the end-of-line that follows `stream`. Spaces or tabs before that end-of-line
+   * (hand-edited and damaged files) are skipped, and a CR alone is taken as the end-of-line, as qpdf does (libqpdf
+   * QPDF.cc, the readObject/readStream step after the `stream` keyword: it warns "stream keyword followed by
+   * extraneous whitespace" and goes on; without any end-of-line the data starts at the first non-space byte).
+   * pdf.js (src/core/parser.js, makeStream → Lexer.skipToNextLine) is looser still: it skips any bytes to the next
+   * end-of-line, which would eat the first line of data written without one.
+   *
+   * @param objEnd where the next object starts: the end is looked for before it, /Length may reach past it
+   */
+  private readStreamBody(afterKeyword: number, objEnd: number, dict: PdfDict, ref: Ref): PdfStream {
+    const buf = this.bytes;
+    let start = afterKeyword;
+    while (start < buf.length && (buf[start] === 32 || buf[start] === 9 || buf[start] === 12 || buf[start] === 11)) start++;
     if (buf[start] === 13) start++;
     if (buf[start] === 10) start++;
     let length: number | undefined;
@@ -312,7 +446,11 @@ export class XRef implements Resolver {
       }
     }
     if (end < 0) {
-      const q = Lexer.indexOf(buf, 'endstream', start);
+      // The first `endstream` after the data, found in a sorted list of them rather than by a search from here:
+      // thousands of streams without one each searched to the end of the file.
+      let q = this.nextEndstream(start);
+      // Without /Length, data that runs into the next object has lost its end: stop where that object starts.
+      if (q < 0 || q > objEnd) q = objEnd < buf.length ? objEnd : q;
       end = q < 0 ? buf.length : q;
       // Drop the EOL that precedes endstream.
       if (end > start && buf[end - 1] === 10) end--;
@@ -321,13 +459,67 @@ export class XRef implements Resolver {
     return new PdfStream(dict, buf.subarray(start, end), ref);
   }
 
+  /** Offset of the first `endstream` at or after `from`, or -1. */
+  private nextEndstream(from: number): number {
+    if (!this.sortedEndstreams) {
+      const out: number[] = [];
+      const buf = this.bytes;
+      for (let p = Lexer.indexOf(buf, 'endstream', 0); p >= 0; p = Lexer.indexOf(buf, 'endstream', p + 9)) out.push(p);
+      this.sortedEndstreams = out;
+    }
+    const s = this.sortedEndstreams;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < s.length ? s[lo] : -1;
+  }
+
+  // ---- object streams --------------------------------------------------------------------------------------------
+
+  /**
+   * An object out of object stream `stmNum`: undefined when the stream does not hold it.
+   *
+   * Decoded streams are kept in an LRU bounded by objectStreamCacheBytes. A stream that can't be kept (larger than
+   * the cache), or that is decoded a second time (evicted, and wanted again: the cache thrashes, as when pages
+   * alternate between streams), has all its other objects parsed now, charged to the memory account, so that no
+   * stream is decoded more than twice however its objects are asked for. Decoding is bounded by bytes, never by
+   * the clock: structure must come out the same on every run.
+   */
   private fromObjStm(stmNum: number, num: number): PdfValue | undefined {
+    if (this.objStmStarved.has(stmNum)) return undefined;
     let idx = this.objStms.get(stmNum);
     if (idx === undefined) {
       idx = this.loadObjStm(stmNum);
-      this.objStms.set(stmNum, idx);
+      if (idx === null) {
+        this.objStms.set(stmNum, null, OFFSET_ENTRY_BYTES);
+        return undefined;
+      }
+      const again = this.objStmDecoded.has(stmNum);
+      this.objStmDecoded.add(stmNum);
+      if (again || !this.objStms.set(stmNum, idx, idx.cost)) {
+        // Held only while its objects are parsed; if even that does not fit, its objects are missing and the
+        // budget says so (memory-limit in object-stream), so no page built on them gets a confident answer.
+        if (!this.budget.tryCharge(idx.cost, 'object-stream')) {
+          this.objStmStarved.add(stmNum);
+          this.notes.push(`object stream ${stmNum} (${idx.data.length} bytes decoded) does not fit in the memory left: its objects are missing`);
+          return undefined;
+        }
+        try {
+          this.extractAll(stmNum, idx, num);
+        } finally {
+          this.budget.release(idx.cost);
+        }
+      }
     }
     if (!idx) return undefined;
+    return this.objectInStream(idx, num);
+  }
+
+  private objectInStream(idx: ObjStmIndex, num: number): PdfValue | undefined {
     const off = idx.offsets.get(num);
     if (off === undefined) return undefined;
     const lx = new Lexer(idx.data, idx.first + off);
@@ -336,14 +528,41 @@ export class XRef implements Resolver {
     return v;
   }
 
+  /** Parses every object the xref places in this stream (but `except`, which the caller parses) into the object cache. */
+  private extractAll(stmNum: number, idx: ObjStmIndex, except: number): void {
+    // Each object's text ends where the next one starts: that span, plus a parsed object's own overhead, is what
+    // keeping it costs.
+    const spans = [...idx.offsets.entries()].sort((a, b) => a[1] - b[1]);
+    for (let i = 0; i < spans.length; i++) {
+      const [objNum, off] = spans[i];
+      if (objNum === except || this.cache.has(objNum) || this.inProgress.has(objNum)) continue;
+      const e = this.entries.get(objNum);
+      if (!e || e.type !== 2 || e.a !== stmNum) continue;
+      const next = i + 1 < spans.length ? spans[i + 1][1] : idx.data.length - idx.first;
+      const cost = Math.max(0, next - off) + PARSED_OBJECT_BYTES;
+      if (!this.budget.tryCharge(cost, 'object-stream')) {
+        this.objStmStarved.add(stmNum);
+        this.notes.push(`the objects of object stream ${stmNum} do not fit in the memory left: the rest are missing`);
+        return;
+      }
+      this.extractedBytes += cost;
+      this.cache.set(objNum, this.objectInStream(idx, objNum) ?? null);
+    }
+  }
+
   private loadObjStm(stmNum: number): ObjStmIndex | null {
     const s = this.fetch(new Ref(stmNum, 0));
     if (!(s instanceof PdfStream)) return null;
     const n = this.resolve(s.dict.get('N'));
     const first = this.resolve(s.dict.get('First'));
     if (!isNumber(n) || !isNumber(first) || n < 0 || first < 0) return null;
-    const dec = this.decodeStream(s);
+    const dec = this.decodeRaw(s, this.security, this.limits.maxStreamBytes, Infinity);
     const data = dec.data;
+    const offsets = this.readObjStmHeader(data, first, n);
+    return { data, first, offsets, cost: data.length + offsets.size * OFFSET_ENTRY_BYTES };
+  }
+
+  private readObjStmHeader(data: Uint8Array, first: number, n: number): Map<number, number> {
     const lx = new Lexer(data, 0, Math.min(first, data.length));
     const offsets = new Map<number, number>();
     // An object in a stream takes at least a couple of bytes: a larger /N is a lie, not a reason to allocate.
@@ -354,7 +573,7 @@ export class XRef implements Resolver {
       if (typeof a !== 'number' || typeof b !== 'number') break;
       if (!offsets.has(a)) offsets.set(a, b);
     }
-    return { data, first, offsets };
+    return offsets;
   }
 
   // ---- streams ---------------------------------------------------------------------------------------------------
@@ -363,7 +582,8 @@ export class XRef implements Resolver {
     return this.decodeRaw(s, this.security, maxBytes);
   }
 
-  private decodeRaw(s: PdfStream, sec: Decryptor | undefined, maxBytes = this.limits.maxStreamBytes): DecodedStream {
+  /** @param deadline Infinity for structure (xref and object streams), which must not depend on timing */
+  private decodeRaw(s: PdfStream, sec: Decryptor | undefined, maxBytes = this.limits.maxStreamBytes, deadline = this.budget.deadline): DecodedStream {
     try {
       let raw = s.raw;
       if (sec && s.ref && !this.plainObjects.has(s.ref.num)) raw = sec.decryptStream(raw, s.ref.num, s.ref.gen, s.dict);
@@ -387,7 +607,7 @@ export class XRef implements Resolver {
         if (raw.length > maxBytes) return { data: raw.subarray(0, maxBytes), truncated: true };
         return { data: raw, truncated: false };
       }
-      return decodeFilters(raw, filters, params, maxBytes, this.budget.deadline);
+      return decodeFilters(raw, filters, params, maxBytes, deadline);
     } catch (e) {
       return { data: new Uint8Array(0), truncated: false, error: String(e) };
     }
@@ -411,87 +631,118 @@ export class XRef implements Resolver {
 
   /** Drops parsed objects (after the security handler is installed, strings must be re-read decrypted). */
   clearCache(): void {
+    this.dropParsed();
+  }
+
+  private dropParsed(): void {
     this.cache.clear();
     this.objStms.clear();
+    this.objStmDecoded.clear();
+    this.objStmStarved.clear();
+    this.budget.release(this.extractedBytes);
+    this.extractedBytes = 0;
   }
 
   // ---- repair ----------------------------------------------------------------------------------------------------
 
-  /** Offsets of every `N G obj` header in the file, the last one winning (as in incremental updates). */
-  private getScanIndex(): Map<number, number> {
-    if (this.scanIndex) return this.scanIndex;
-    const idx = new Map<number, number>();
+  /**
+   * One pass over the file for every `N G obj` header and every `trailer` keyword, built once. The two searches
+   * move forward together and never go back, so the pass is linear however many headers or trailers there are.
+   * The clock is looked at every CLOCK_EVERY_BYTES: past the deadline the scan keeps what it found (noted).
+   */
+  private getScan(): FileScan {
+    if (this.scan) return this.scan;
+    const index = new Map<number, number>();
+    const headers: number[] = [];
+    const trailers: number[] = [];
     const buf = this.bytes;
-    let p = 0;
-    for (;;) {
-      const q = Lexer.indexOf(buf, 'obj', p);
-      if (q < 0) break;
-      p = q + 3;
-      // "obj" must be followed by a non-regular character and preceded by "num ws gen ws".
-      const after = buf[q + 3];
-      if (after !== undefined && !(after <= 32 || after === 60 || after === 91 || after === 47 || after === 40 || after === 37)) continue;
-      let i = q - 1;
-      if (i < 0 || !(buf[i] <= 32)) continue;
-      while (i >= 0 && buf[i] <= 32 && buf[i] !== 0) i--;
-      const genEnd = i + 1;
-      while (i >= 0 && buf[i] >= 48 && buf[i] <= 57) i--;
-      if (i + 1 === genEnd || genEnd - (i + 1) > 5) continue;
-      if (i < 0 || !(buf[i] <= 32)) continue;
-      while (i >= 0 && buf[i] <= 32 && buf[i] !== 0) i--;
-      const numEnd = i + 1;
-      while (i >= 0 && buf[i] >= 48 && buf[i] <= 57) i--;
-      const numStart = i + 1;
-      if (numStart === numEnd || numEnd - numStart > 10) continue;
-      let num = 0;
-      for (let k = numStart; k < numEnd; k++) num = num * 10 + (buf[k] - 48);
-      if (num >= MAX_OBJECT_NUMBER) continue;
-      idx.set(num, numStart);
+    let cut = false;
+    let clockAt = CLOCK_EVERY_BYTES;
+    let nextObj = Lexer.indexOf(buf, 'obj', 0);
+    let nextTrailer = Lexer.indexOf(buf, 'trailer', 0);
+    while (nextObj >= 0 || nextTrailer >= 0) {
+      const here = nextObj < 0 ? nextTrailer : nextTrailer < 0 ? nextObj : Math.min(nextObj, nextTrailer);
+      if (here >= clockAt) {
+        clockAt = here + CLOCK_EVERY_BYTES;
+        if (this.budget.outOfTime('xref')) {
+          cut = true;
+          break;
+        }
+      }
+      if (here === nextTrailer) {
+        trailers.push(here);
+        nextTrailer = Lexer.indexOf(buf, 'trailer', here + 7);
+        continue;
+      }
+      const q = nextObj;
+      nextObj = Lexer.indexOf(buf, 'obj', q + 3);
+      const h = headerBefore(buf, q);
+      if (h === undefined) continue;
+      headers.push(h.start);
+      index.set(h.num, h.start);
     }
-    this.scanIndex = idx;
-    return idx;
+    if (cut) this.notes.push('the time budget ran out while scanning the file for objects: objects further on were not found');
+    this.scan = { index, headers, trailers, cut };
+    return this.scan;
   }
 
   /** Rebuilds the xref from a scan of the file: every object header, every trailer, every xref stream. */
   private repair(): void {
     this.repaired = true;
     this.notes.push('xref damaged or missing: repaired by scanning the file');
-    this.cache.clear();
-    this.objStms.clear();
+    this.dropParsed();
     const oldEntries = new Map(this.entries);
     this.entries.clear();
-    const idx = this.getScanIndex();
-    for (const [num, off] of idx) this.entries.set(num, { type: 1, a: off, b: 0 });
+    const scan = this.getScan();
+    for (const [num, off] of scan.index) this.entries.set(num, { type: 1, a: off, b: 0 });
+    this.starts = undefined;
     const buf = this.bytes;
-    // Trailers, last one wins for each key.
+    let stopped = false;
+    // Trailers, last one wins for each key. Each is read only up to the next trailer or object header: thousands of
+    // unclosed trailer dictionaries otherwise each read on to the end of the file.
     let trailer = new PdfDict();
-    let p = 0;
-    for (let n = 0; n < 10_000; n++) {
-      const q = Lexer.indexOf(buf, 'trailer', p);
-      if (q < 0) break;
-      p = q + 7;
-      const lx = new Lexer(buf, p);
-      const d = new Parser(lx).parseValue();
+    const headers = scan.headers;
+    let h = 0;
+    for (let i = 0; i < scan.trailers.length && !stopped; i++) {
+      if (i % CLOCK_EVERY_ITEMS === CLOCK_EVERY_ITEMS - 1 && this.budget.outOfTime('xref')) {
+        stopped = true;
+        break;
+      }
+      const t = scan.trailers[i];
+      while (h < headers.length && headers[h] <= t) h++;
+      const end = Math.min(i + 1 < scan.trailers.length ? scan.trailers[i + 1] : buf.length, h < headers.length ? headers[h] : buf.length);
+      const d = new Parser(new Lexer(buf, t + 7, end)).parseValue();
       if (d instanceof PdfDict) trailer = mergeTrailer(trailer, d);
     }
-    // Compressed objects: read every object stream and xref stream we found.
-    for (const [num] of idx) {
+    // Compressed objects: the object numbers in every object stream, and the trailer keys of every xref stream.
+    // Each object is parsed within its own span (objectEnd), so this loop costs one more pass over the file.
+    let n = 0;
+    for (const [num] of scan.index) {
+      if (stopped) break;
+      if (++n % CLOCK_EVERY_ITEMS === 0 && this.budget.outOfTime('xref')) {
+        stopped = true;
+        break;
+      }
       const v = this.fetch(new Ref(num, 0));
       if (!(v instanceof PdfStream)) continue;
       const type = v.dict.get('Type');
       if (type === 'XRef') {
         trailer = mergeTrailer(trailer, v.dict);
       } else if (type === 'ObjStm') {
-        const os = this.loadObjStm(num);
-        this.objStms.set(num, os);
-        if (os) for (const [objNum, _off] of os.offsets) if (!this.entries.has(objNum)) this.entries.set(objNum, { type: 2, a: num, b: 0 });
+        for (const objNum of this.objStmNumbers(v)) if (!this.entries.has(objNum)) this.entries.set(objNum, { type: 2, a: num, b: 0 });
       }
     }
     // Entries of the old xref for objects the scan did not find (object streams listed there).
     for (const [num, e] of oldEntries) if (!this.entries.has(num) && e.type === 2) this.entries.set(num, e);
-    this.cache.clear();
-    if (!(this.resolve(trailer.get('Root')) instanceof PdfDict)) {
+    this.dropParsed();
+    if (!stopped && !(this.resolve(trailer.get('Root')) instanceof PdfDict)) {
       // No usable trailer: look for the catalog itself.
+      n = 0;
       for (const [num] of this.entries) {
+        if (++n % CLOCK_EVERY_ITEMS === 0 && this.budget.outOfTime('xref')) {
+          stopped = true;
+          break;
+        }
         const v = this.fetch(new Ref(num, 0));
         if (v instanceof PdfDict && v.get('Type') === 'Catalog' && this.resolve(v.get('Pages')) instanceof PdfDict) {
           trailer.set('Root', new Ref(num, 0));
@@ -499,8 +750,56 @@ export class XRef implements Resolver {
         }
       }
     }
+    if (stopped) this.notes.push('the time budget ran out while rebuilding the xref: the objects found by then are used');
     this.trailer = trailer;
   }
+
+  /**
+   * The object numbers an object stream holds. Only its header (the first /First bytes) is decoded: the objects
+   * themselves are read when asked for, through the cache.
+   */
+  private objStmNumbers(s: PdfStream): number[] {
+    const n = this.resolve(s.dict.get('N'));
+    const first = this.resolve(s.dict.get('First'));
+    if (!isNumber(n) || !isNumber(first) || n < 0 || first < 0) return [];
+    const dec = this.decodeRaw(s, this.security, Math.min(this.limits.maxStreamBytes, Math.ceil(first)), Infinity);
+    return [...this.readObjStmHeader(dec.data, first, n).keys()];
+  }
+}
+
+/** The first of the ascending `sorted` greater than `offset`, or `dflt`. */
+function nextAfter(sorted: number[], offset: number, dflt: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length ? sorted[lo] : dflt;
+}
+
+/** The `N G obj` header whose keyword is at `q`, found by looking back from it; undefined when there is none. */
+function headerBefore(buf: Uint8Array, q: number): { num: number; start: number } | undefined {
+  // "obj" must be followed by a non-regular character and preceded by "num ws gen ws".
+  const after = buf[q + 3];
+  if (after !== undefined && !(after <= 32 || after === 60 || after === 91 || after === 47 || after === 40 || after === 37)) return undefined;
+  let i = q - 1;
+  if (i < 0 || !(buf[i] <= 32)) return undefined;
+  while (i >= 0 && buf[i] <= 32 && buf[i] !== 0) i--;
+  const genEnd = i + 1;
+  while (i >= 0 && buf[i] >= 48 && buf[i] <= 57) i--;
+  if (i + 1 === genEnd || genEnd - (i + 1) > 5) return undefined;
+  if (i < 0 || !(buf[i] <= 32)) return undefined;
+  while (i >= 0 && buf[i] <= 32 && buf[i] !== 0) i--;
+  const numEnd = i + 1;
+  while (i >= 0 && buf[i] >= 48 && buf[i] <= 57) i--;
+  const numStart = i + 1;
+  if (numStart === numEnd || numEnd - numStart > 10) return undefined;
+  let num = 0;
+  for (let k = numStart; k < numEnd; k++) num = num * 10 + (buf[k] - 48);
+  if (num >= MAX_OBJECT_NUMBER) return undefined;
+  return { num, start: numStart };
 }
 
 function mergeTrailer(into: PdfDict, d: PdfDict): PdfDict {
