@@ -9,6 +9,7 @@
  * Hostile input: the number of codes a map may assign and the number of ranges are capped, the tokenizer is
  * a single forward byte loop, and nothing recurses.
  */
+import { type Budget, BudgetExhausted } from './budget';
 import { CodeClass, addClass, classifyCodepoint, CLASS_SPACE } from './encodings';
 import { latin1 } from './text';
 
@@ -19,29 +20,74 @@ export interface CodespaceRange {
   hi: number;
 }
 
+/** A bfrange over codes above 0xFFFF, kept as the range and classed on lookup instead of code by code. */
+interface LazyRange {
+  lo: number;
+  hi: number;
+  /** the UTF-16BE destination (its last code point advances through the range) */
+  target: Uint8Array;
+}
+
+/** dense value bit: the target is one code point 0xXX00 with XX printable ASCII (a byte-swapped Latin letter) */
+const SWAP_SUSPECT = 0x4000;
+/** the same flag on a sparse value, above the class's two bytes */
+const SWAP_SUSPECT_SPARSE = 1 << 16;
+
 /** code → class for the codes a ToUnicode map defines */
 export class UnicodeMap {
-  /** 0 = unmapped; else 0x8000 | chars | bad << 7 (each field capped at 127) */
+  /** 0 = unmapped; else 0x8000 | chars | bad << 7 (each field capped at 127), | SWAP_SUSPECT */
   dense = new Uint16Array(256);
+  /** class | SWAP_SUSPECT_SPARSE */
   sparse: Map<number, number> | null = null;
+  /** long bfranges above 0xFFFF, in definition order (a later one wins) */
+  lazy: LazyRange[] | null = null;
+  /** cidrange/cidchar entries of a ToUnicode stream read as code → code point, for codes no bf entry maps */
+  cidFallback: CidMap | null = null;
   /** codes assigned (counting overwrites) */
   assigned = 0;
+  /** non-whitespace codes assigned, and those whose target looks like byte-swapped ASCII */
+  private entries = 0;
+  private suspects = 0;
+  /** bit per high byte 0x21–0x7E seen in a suspect target */
+  private suspectHigh = new Uint8Array(128);
+  /** most of the map is byte-swapped ASCII (U+4100 for 'A'): those codes were made undecodable */
+  swapped = false;
 
   /** the class of a code, or -1 when the map does not define it */
   get(code: number): number {
     if (code < this.dense.length) {
       const v = this.dense[code];
-      return v === 0 ? -1 : (v & 0x7f) | (((v >>> 7) & 0x7f) << 8);
-    }
-    if (this.sparse) {
+      if (v !== 0) return (v & 0x7f) | (((v >>> 7) & 0x7f) << 8);
+    } else if (this.sparse) {
       const v = this.sparse.get(code);
-      if (v !== undefined) return v;
+      if (v !== undefined) return v & 0xffff;
+    }
+    if (this.lazy && code >= 0x10000) {
+      for (let k = this.lazy.length - 1; k >= 0; k--) {
+        const r = this.lazy[k];
+        if (code >= r.lo && code <= r.hi) return targetClass(r.target, r.target.length, code - r.lo);
+      }
+    }
+    if (this.cidFallback) {
+      const cp = this.cidFallback.lookup(code);
+      if (cp > 0) return classifyCodepoint(cp);
     }
     return -1;
   }
 
-  set(code: number, cls: CodeClass): void {
+  /** @param target the single code point the code maps to, or -1 (several, or a glyph name) */
+  set(code: number, cls: CodeClass, target = -1): void {
     this.assigned++;
+    let suspect = false;
+    if ((cls & 0xff) !== 0) {
+      this.entries++;
+      const hi = target >>> 8;
+      if (target >= 0 && (target & 0xff) === 0 && hi > 0x20 && hi < 0x7f) {
+        suspect = true;
+        this.suspects++;
+        this.suspectHigh[hi] = 1;
+      }
+    }
     if (code < 0x10000) {
       if (code >= this.dense.length) {
         let size = this.dense.length;
@@ -52,10 +98,49 @@ export class UnicodeMap {
       }
       const chars = Math.min(127, cls & 0xff);
       const bad = Math.min(127, (cls >>> 8) & 0xff);
-      this.dense[code] = 0x8000 | chars | (bad << 7);
+      this.dense[code] = 0x8000 | chars | (bad << 7) | (suspect ? SWAP_SUSPECT : 0);
     } else {
-      (this.sparse ??= new Map()).set(code, cls);
+      (this.sparse ??= new Map()).set(code, cls | (suspect ? SWAP_SUSPECT_SPARSE : 0));
     }
+  }
+
+  /** false when the range could not be kept (too many already): the caller marks the map truncated */
+  addLazy(lo: number, hi: number, target: Uint8Array): boolean {
+    const lazy = (this.lazy ??= []);
+    if (lazy.length >= MAX_LAZY_RANGES) return false;
+    lazy.push({ lo, hi, target });
+    // a range spends one unit of the map's code budget: it holds no per-code data
+    this.assigned++;
+    this.entries += Math.min(hi - lo + 1, 1 << 16);
+    return true;
+  }
+
+  /**
+   * A producer that wrote UTF-16 little-endian gives U+4100 for 'A', U+6500 for 'e': CJK or symbol code points
+   * where the font draws Latin letters. Decoded, that is junk, so those codes count as undecodable. A genuine map
+   * puts a code point ending in 00 about once in 256 entries, so "most entries, over several distinct letters"
+   * does not happen to real CJK text.
+   */
+  judgeSwapped(): void {
+    let distinct = 0;
+    for (let i = 0; i < 128; i++) distinct += this.suspectHigh[i];
+    if (!(this.suspects >= 4 && this.suspects * 2 >= this.entries && distinct >= 3)) return;
+    this.swapped = true;
+    const d = this.dense;
+    for (let i = 0; i < d.length; i++) {
+      const v = d[i];
+      if (v & SWAP_SUSPECT) d[i] = 0x8000 | SWAP_SUSPECT | (v & 0x7f) | ((v & 0x7f) << 7);
+    }
+    if (this.sparse) {
+      for (const [k, v] of this.sparse) if (v & SWAP_SUSPECT_SPARSE) this.sparse.set(k, SWAP_SUSPECT_SPARSE | (v & 0xff) | ((v & 0xff) << 8));
+    }
+  }
+
+  /** what this map holds in memory, roughly (typed arrays by size; a Map entry with its boxed key ~80 bytes) */
+  get bytes(): number {
+    let n = 200 + this.dense.byteLength + (this.sparse ? this.sparse.size * 80 : 0);
+    if (this.lazy) for (const r of this.lazy) n += 80 + r.target.byteLength;
+    return n;
   }
 }
 
@@ -82,6 +167,9 @@ export class CidMap {
   }
   get size(): number {
     return this.lo.length;
+  }
+  get bytes(): number {
+    return 100 + this.lo.byteLength * 3;
   }
   /** the CID of a code, or -1 */
   lookup(code: number): number {
@@ -121,12 +209,18 @@ export interface ParsedCMap {
   truncated: boolean;
 }
 
+/** The memory a parsed CMap holds, roughly. */
+export function cmapBytes(p: ParsedCMap): number {
+  return 300 + p.codespace.length * 40 + (p.unicode ? p.unicode.bytes : 0) + (p.cids ? p.cids.bytes : 0);
+}
+
 const toUnicodeCache = new WeakMap<ParsedCMap, UnicodeMap | null>();
 
 /**
  * The code → Unicode map a ToUnicode CMap defines. Besides bfchar/bfrange, MuPDF reads cidchar/cidrange entries of
  * a ToUnicode stream as code → code point too (some producers write identity "cid" ranges there); explicit bf
- * entries win where both define a code. null when the stream maps nothing.
+ * entries win where both define a code. The cid entries stay ranges, consulted on lookup: a `<00000000>
+ * <FFFFFFFF>` cidrange costs one range, not a table. null when the stream maps nothing.
  */
 export function toUnicodeMap(parsed: ParsedCMap): UnicodeMap | null {
   const hit = toUnicodeCache.get(parsed);
@@ -134,27 +228,18 @@ export function toUnicodeMap(parsed: ParsedCMap): UnicodeMap | null {
   let map = parsed.unicode;
   const cids = parsed.cids;
   if (cids && cids.size) {
-    const merged = new UnicodeMap();
+    // a view sharing the parsed tables: the parsed map itself stays as the stream defines it
+    const view = new UnicodeMap();
     if (map) {
-      merged.dense = map.dense.slice();
-      merged.sparse = map.sparse ? new Map(map.sparse) : null;
-      merged.assigned = map.assigned;
+      view.dense = map.dense;
+      view.sparse = map.sparse;
+      view.lazy = map.lazy;
+      view.assigned = map.assigned;
+      view.swapped = map.swapped;
     }
-    for (let k = 0; k < cids.size && merged.assigned < MAX_MAPPED_CODES; k++) {
-      const lo = cids.lo[k];
-      const hi = Math.min(cids.hi[k], lo + (MAX_MAPPED_CODES - merged.assigned) - 1);
-      const base = cids.cid[k];
-      for (let code = lo; code <= hi; code++) {
-        if (merged.get(code) >= 0) {
-          merged.assigned++;
-          continue;
-        }
-        const cp = base + (code - lo);
-        if (cp === 0) merged.assigned++;
-        else merged.set(code, classifyCodepoint(cp));
-      }
-    }
-    map = merged;
+    view.cidFallback = cids;
+    view.assigned += cids.size;
+    map = view;
   }
   const out = map && map.assigned > 0 ? map : null;
   toUnicodeCache.set(parsed, out);
@@ -167,6 +252,12 @@ export const MAX_MAPPED_CODES = 1 << 18;
 export const MAX_CID_RANGES = 1 << 16;
 /** codespace ranges kept */
 const MAX_CODESPACE = 64;
+/** bfranges over codes above 0xFFFF kept as ranges (each is looked up by a scan) */
+const MAX_LAZY_RANGES = 1024;
+/** a bfrange longer than this above 0xFFFF is kept as a range rather than code by code */
+const LAZY_RANGE_MIN = 256;
+/** tokens (and codes of a range) between two looks at the clock */
+const CLOCK_EVERY = 4096;
 
 // Token kinds
 const T_EOF = 0;
@@ -202,9 +293,18 @@ class Lexer {
   str = new Uint8Array(MAX_STR);
   strLen = 0;
   strTruncated = false;
-  constructor(readonly d: Uint8Array) {}
+  private tokens = 0;
+  constructor(
+    readonly d: Uint8Array,
+    private readonly budget: Budget | undefined,
+  ) {}
 
   next(): number {
+    // hundreds of fonts with megabytes of CMap each: parsing is work that grows with the input, so it sees the clock
+    if (++this.tokens === CLOCK_EVERY) {
+      this.tokens = 0;
+      this.budget?.checkTime('cmap');
+    }
     const d = this.d;
     const n = d.length;
     let p = this.pos;
@@ -381,9 +481,18 @@ function targetClass(str: Uint8Array, len: number, offset: number): CodeClass {
   return addClass(cls, classifyCodepoint(last + offset));
 }
 
-/** Parses a CMap stream's bytes. Never throws; what could not be read is left out. */
-export function parseCMap(data: Uint8Array): ParsedCMap {
-  const lx = new Lexer(data);
+/** The one code point a UTF-16BE target of one unit stands for (advanced by `offset`), or -1. */
+function singleTarget(str: Uint8Array, len: number, offset: number): number {
+  if (len !== 2) return -1;
+  return ((str[0] << 8) | str[1]) + offset;
+}
+
+/**
+ * Parses a CMap stream's bytes. Throws only BudgetExhausted (the budget's deadline passed); otherwise what could
+ * not be read is left out.
+ */
+export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
+  const lx = new Lexer(data, budget);
   const out: ParsedCMap = { codespace: [], wmode: 0, unicode: null, cids: null, truncated: false };
   let uni = null as UnicodeMap | null;
   const cidLo: number[] = [];
@@ -391,7 +500,7 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
   const cidVal: number[] = [];
   let lastName = '';
   let pendingKey = '';
-  const budget = () => (uni ? uni.assigned : 0) < MAX_MAPPED_CODES;
+  const hasRoom = () => (uni ? uni.assigned : 0) < MAX_MAPPED_CODES;
   const uniMap = () => (uni ??= new UnicodeMap());
 
   try {
@@ -417,11 +526,11 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
             t = lx.next();
             if (t === T_STR) {
               const cls = targetClass(lx.str, lx.strLen, 0);
-              if (code >= 0 && cls >= 0 && budget()) uniMap().set(code, cls);
-              else if (!budget()) out.truncated = true;
+              if (code >= 0 && cls >= 0 && hasRoom()) uniMap().set(code, cls, singleTarget(lx.str, lx.strLen, 0));
+              else if (!hasRoom()) out.truncated = true;
             } else if (t === T_NAME) {
               // a glyph name as target (rare); counts as one character we cannot check
-              if (code >= 0 && budget()) uniMap().set(code, 1);
+              if (code >= 0 && hasRoom()) uniMap().set(code, 1);
             } else break;
           }
           if (t === T_EOF) break;
@@ -438,17 +547,24 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
               if (!valid) continue;
               const strLen = lx.strLen;
               if (strLen < 2) continue;
-              // the last code point advances through the range
-              const room = MAX_MAPPED_CODES - uniMap().assigned;
+              const m = uniMap();
               let count = hi - lo + 1;
+              if (lo >= 0x10000 && count > LAZY_RANGE_MIN) {
+                // codes above 0xFFFF would take a Map entry each: keep the range (a <00000000> <FFFFFFFF> one costs one)
+                if (m.assigned >= MAX_MAPPED_CODES || !m.addLazy(lo, hi, lx.str.slice(0, strLen & ~1))) out.truncated = true;
+                continue;
+              }
+              // the last code point advances through the range
+              const room = MAX_MAPPED_CODES - m.assigned;
               if (count > room) {
                 count = Math.max(0, room);
                 out.truncated = true;
               }
-              const m = uniMap();
+              const one = strLen === 2;
               for (let i = 0; i < count; i++) {
+                if ((i & (CLOCK_EVERY * 16 - 1)) === CLOCK_EVERY * 16 - 1) budget?.checkTime('cmap');
                 const cls = targetClass(lx.str, strLen, i);
-                if (cls >= 0) m.set(lo + i, cls);
+                if (cls >= 0) m.set(lo + i, cls, one ? singleTarget(lx.str, 2, i) : -1);
                 else m.assigned++; // still spends the budget
               }
             } else if (t === T_ARRAY_OPEN) {
@@ -456,9 +572,9 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
               for (;;) {
                 t = lx.next();
                 if (t !== T_STR && t !== T_NAME) break;
-                if (valid && lo + i <= hi && budget()) {
+                if (valid && lo + i <= hi && hasRoom()) {
                   const cls = t === T_STR ? targetClass(lx.str, lx.strLen, 0) : 1;
-                  if (cls >= 0) uniMap().set(lo + i, cls);
+                  if (cls >= 0) uniMap().set(lo + i, cls, t === T_STR ? singleTarget(lx.str, lx.strLen, 0) : -1);
                 }
                 i++;
               }
@@ -508,9 +624,11 @@ export function parseCMap(data: Uint8Array): ParsedCMap {
         pendingKey = '';
       } else if (t !== T_OTHER) pendingKey = '';
     }
-  } catch {
+  } catch (e) {
+    if (e instanceof BudgetExhausted) throw e;
     out.truncated = true;
   }
+  uni?.judgeSwapped();
   out.unicode = uni;
   if (cidLo.length) out.cids = new CidMap(cidLo, cidHi, cidVal);
   return out;

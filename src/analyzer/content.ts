@@ -3,10 +3,10 @@
  * far enough to count characters drawn visibly and invisibly, to place images, and to count vector painting.
  * It never rasterises: it follows the graphics state (q/Q, cm), the text state and matrices, and XObjects.
  */
-import type { Budget } from './budget';
+import { type Budget, BudgetExhausted } from './budget';
 import type { PageNode } from './document';
-import { type LoadedFont, type TextTally, loadFont } from './fonts';
-import { type Matrix, IDENTITY, area, clipRect, contains, multiply, transformRect, unionArea } from './geometry';
+import { FontCache, type LoadedFont, type TextTally } from './fonts';
+import { type Matrix, IDENTITY, area, clipRect, contains, intersects, multiply, transformRect, unionArea } from './geometry';
 import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber, numberArray } from './objects';
 import type { AnalyzerOptions } from './options';
@@ -28,21 +28,19 @@ export interface PageScan {
   notes: string[];
 }
 
-/** Shared across the pages of one document: fonts are parsed once. */
+/** Shared across the pages of one document: one font cache, bounded by fontCacheBytes, for pages, forms and annotations. */
 export class ScanContext {
-  readonly fonts = new Map<PdfDict, LoadedFont>();
+  readonly fonts: FontCache;
   constructor(
     readonly r: Resolver,
     readonly options: AnalyzerOptions,
     readonly budget: Budget,
-  ) {}
+  ) {
+    this.fonts = new FontCache(r, budget, options.fontCacheBytes);
+  }
+  /** Throws BudgetExhausted (time ran out loading it, or it can't be held even alone). */
   font(d: PdfDict): LoadedFont {
-    let f = this.fonts.get(d);
-    if (!f) {
-      f = loadFont(d, this.r);
-      this.fonts.set(d, f);
-    }
-    return f;
+    return this.fonts.get(d);
   }
 }
 
@@ -69,6 +67,28 @@ interface GState {
   clip: Rect | null;
   /** the fill colour is a shading pattern (paints like an image where the path is filled) */
   fillShading: PdfDict | null;
+  /** text drawn invisibly in a clipping render mode (7, or 4–6 with a transparent fill) that is part of the clip */
+  textClip: ClipTextNode | null;
+}
+
+/**
+ * Characters whose glyph outlines became part of the clipping path without being painted (Tr 7). Until something is
+ * painted through the clip they are invisible; an image, a shading or a fill painted through them shows the glyph
+ * shapes, which is visible text drawn by other means (not an OCR layer), so they then count as visible.
+ */
+interface ClipText {
+  rect: Rect;
+  chars: number;
+  bad: number;
+  shown: boolean;
+}
+
+/** The clip-mode text of one text object, on top of what the clip held before: a saved state shares the tail. */
+interface ClipTextNode {
+  runs: ClipText[];
+  /** runs not yet shown */
+  left: number;
+  next: ClipTextNode | null;
 }
 
 /** `ctm` and `clip` are replaced, never changed in place, so a saved state can share them. */
@@ -88,6 +108,7 @@ function cloneState(g: GState): GState {
     softMask: g.softMask,
     clip: g.clip,
     fillShading: g.fillShading,
+    textClip: g.textClip,
   };
 }
 
@@ -103,6 +124,8 @@ const MAX_STACK = 256;
 const MAX_OPERANDS = 1024;
 /** work spent checking text runs against images before giving up on that check (bounds pathological pages) */
 const MAX_HIDE_CHECKS = 20_000_000;
+/** clip-mode text runs kept per text object; later ones merge into the last (bounds the checks per paint) */
+const MAX_CLIP_RUNS = 1024;
 
 export function scanPage(page: PageNode, ctx: ScanContext): PageScan {
   const s = new PageScanner(page, ctx);
@@ -131,6 +154,10 @@ class PageScanner {
   private missingFontNoted = false;
   /** clip inherited by a form from the state that painted it */
   private formClip: Rect | null = null;
+  private formTextClip: ClipTextNode | null = null;
+  private clipChecks = 0;
+  /** clip-mode text of the current text object: it joins the clip at ET */
+  private pendingTextClip: ClipText[] | null = null;
   private readonly tally: TextTally = { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
 
   constructor(
@@ -150,7 +177,10 @@ class PageScanner {
       this.paintAnnotations();
     } catch (e) {
       if (e instanceof LimitHit) this.faults.add(e.reason);
-      else {
+      else if (e instanceof BudgetExhausted) {
+        this.faults.add(e.reason);
+        this.notes.push(e.reason === 'memory-limit' ? `a font could not be held within the font cache (${e.stage})` : `the time budget ran out while loading fonts (${e.stage})`);
+      } else {
         this.faults.add('damaged');
         this.notes.push(`interpreter fault: ${String(e).slice(0, 200)}`);
       }
@@ -185,7 +215,13 @@ class PageScanner {
       this.faults.add('stream-too-large');
       this.notes.push(`a content stream was cut at ${dec.data.length} decoded bytes`);
     }
-    if (dec.error) this.notes.push(`a content stream is damaged: ${dec.error.slice(0, 120)}`);
+    if (dec.error) {
+      // nothing recovered is lost evidence, not an empty page; a partial decode is kept as what it shows
+      if (dec.data.length === 0) {
+        this.faults.add('damaged');
+        this.notes.push(`a content stream could not be decoded at all: ${dec.error.slice(0, 120)}`);
+      } else this.notes.push(`a content stream is damaged (${dec.data.length} bytes recovered): ${dec.error.slice(0, 120)}`);
+    }
     return dec.data;
   }
 
@@ -234,7 +270,10 @@ class PageScanner {
       softMask: false,
       clip: this.formClip,
       fillShading: null,
+      textClip: this.formTextClip,
     };
+    const outerPending = this.pendingTextClip;
+    this.pendingTextClip = null;
     // Current path bounds in page space, and a pending clip (W/W*) applied at the next painting operator.
     let px0 = Infinity;
     let py0 = Infinity;
@@ -253,6 +292,7 @@ class PageScanner {
     const endPath = (fill: boolean) => {
       const has = px1 >= px0 && py1 >= py0;
       if (fill && g.fillShading && has) this.addShading([px0, py0, px1, py1], g);
+      else if (fill && has && g.textClip) this.revealClipText(g, [px0, py0, px1, py1]);
       if (pendingClip) {
         const r: Rect = has ? [px0, py0, px1, py1] : [0, 0, 0, 0];
         g.clip = g.clip ? (clipRect(g.clip, r) ?? [0, 0, 0, 0]) : r;
@@ -306,8 +346,17 @@ class PageScanner {
         case 'BT':
           tm = [1, 0, 0, 1, 0, 0];
           tlm = [1, 0, 0, 1, 0, 0];
+          this.pendingTextClip = null;
           break;
         case 'ET':
+          {
+            // the glyphs shown in a clipping mode join the clip when the text object ends
+            const pend = this.pendingTextClip as ClipText[] | null;
+            if (pend) {
+              g.textClip = { runs: pend, left: pend.length, next: g.textClip };
+              this.pendingTextClip = null;
+            }
+          }
           break;
         case 'Tf':
           if (n >= 2) {
@@ -461,6 +510,7 @@ class PageScanner {
       }
       ops.length = 0;
     }
+    this.pendingTextClip = outerPending;
   }
 
   private subDict(resources: PdfDict | undefined, key: string): PdfDict | undefined {
@@ -555,12 +605,14 @@ class PageScanner {
       if (!fe) {
         fe = { name: g.fontName, baseFont: font.baseFont, subtype: font.subtype, decoding: font.decoding, chars: 0 };
         this.fontUse.set(font, fe);
+        if (font.warning && this.notes.length < 20) this.notes.push(`font ${g.fontName} (${font.baseFont || font.subtype}): ${font.warning}`);
       }
       fe.chars += chars;
     }
     if (chars === 0 && !g.fillShading) return;
     const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
-    if (invisibleMode) {
+    const clipMode = g.render >= 4 && g.render <= 7;
+    if (invisibleMode && !(clipMode && chars > 0)) {
       this.invisibleChars += chars;
       return;
     }
@@ -575,6 +627,12 @@ class PageScanner {
       this.invisibleChars += chars;
       return;
     }
+    if (invisibleMode) {
+      // only clips, for now: invisible unless something is painted through it before the clip is restored
+      this.invisibleChars += chars;
+      this.addClipText(rect, chars, bad);
+      return;
+    }
     // Glyphs filled with a smooth shading paint a gradient through their outlines: image-like area, as MuPDF records it.
     const fills = g.render === 0 || g.render === 2 || g.render === 4 || g.render === 6;
     if (g.fillShading && fills) this.addShading(rect, g, g.fillShading);
@@ -582,6 +640,39 @@ class PageScanner {
     this.visibleChars += chars;
     this.badChars += bad;
     if (this.runs.length < 200_000) this.runs.push({ rect, chars, bad, hidden: false });
+  }
+
+  private addClipText(rect: Rect, chars: number, bad: number): void {
+    const pending = (this.pendingTextClip ??= []);
+    if (pending.length < MAX_CLIP_RUNS) {
+      pending.push({ rect, chars, bad, shown: false });
+      return;
+    }
+    const last = pending[pending.length - 1];
+    last.rect = [Math.min(last.rect[0], rect[0]), Math.min(last.rect[1], rect[1]), Math.max(last.rect[2], rect[2]), Math.max(last.rect[3], rect[3])];
+    last.chars += chars;
+    last.bad += bad;
+  }
+
+  /** Something painted over `rect` through the current clip: clip-mode text it meets shows, as visible text. */
+  private revealClipText(g: GState, rect: Rect): void {
+    for (let node = g.textClip; node; node = node.next) {
+      if (node.left === 0) continue;
+      this.clipChecks += node.runs.length;
+      if (this.clipChecks > MAX_HIDE_CHECKS) {
+        if (this.clipChecks - node.runs.length <= MAX_HIDE_CHECKS) this.notes.push('too much clip-mode text to check against what is painted through it: the rest stays invisible');
+        return;
+      }
+      for (const run of node.runs) {
+        if (run.shown || !intersects(run.rect, rect)) continue;
+        run.shown = true;
+        node.left--;
+        this.invisibleChars -= run.chars;
+        this.visibleChars += run.chars;
+        this.badChars += run.bad;
+        if (this.runs.length < 200_000) this.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false });
+      }
+    }
   }
 
   /** The page-space bounds of a text run that ended at text matrix `tm` after moving by (dx, dy) in text-line space. */
@@ -620,12 +711,12 @@ class PageScanner {
     if (subtype === 'Image') {
       this.addImage(g, xo.dict, 'xobject');
     } else if (subtype === 'Form') {
-      this.runForm(xo, g.ctm, resources, depth, g.clip);
+      this.runForm(xo, g.ctm, resources, depth, g.clip, undefined, g.textClip);
     }
   }
 
   /** Runs a form XObject (or an annotation appearance) with the given CTM already including its placement. */
-  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, clip: Rect | null, placed?: Matrix): void {
+  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, clip: Rect | null, placed?: Matrix, textClip: ClipTextNode | null = null): void {
     if (depth + 1 > this.opt.maxFormDepth) {
       this.faults.add('form-depth-exceeded');
       return;
@@ -640,6 +731,7 @@ class PageScanner {
     const res = resV instanceof PdfDict ? resV : parentRes;
     this.activeForms.add(form);
     const savedClip = this.formClip;
+    const savedTextClip = this.formTextClip;
     // A form paints only inside its /BBox.
     const bb = numberArray(this.r, form.dict.get('BBox'));
     if (bb && bb.length >= 4) {
@@ -647,11 +739,13 @@ class PageScanner {
       clip = clip ? (clipRect(clip, br) ?? [0, 0, 0, 0]) : br;
     }
     this.formClip = clip;
+    this.formTextClip = textClip;
     try {
       this.execute(this.decode(form), res, m, depth + 1);
     } finally {
       this.activeForms.delete(form);
       this.formClip = savedClip;
+      this.formTextClip = savedTextClip;
     }
   }
 
@@ -681,6 +775,7 @@ class PageScanner {
     const box: ImageBox = { rect: r, share: va > 0 ? area(r) / va : 0, kind: 'shading' };
     if (this.fromAnnotation) box.fromAnnotation = true;
     if (this.images.length < 10_000) this.images.push(box);
+    if (g.textClip) this.revealClipText(g, r);
   }
 
   private addImage(g: GState, dict: PdfDict, kind: 'xobject' | 'inline'): void {
@@ -704,6 +799,8 @@ class PageScanner {
     // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
     const opaque = !imageMask && g.fillAlpha >= 1 && !g.softMask && !dict.has('SMask') && !dict.has('Mask');
     if (opaque && this.runs.length > 0) this.hideRunsUnder(rect);
+    // after hiding: an image painted through clip-mode text shows those glyphs rather than covering them
+    if (g.textClip) this.revealClipText(g, rect);
   }
 
   private hideRunsUnder(rect: Rect): void {
@@ -818,7 +915,7 @@ class PageScanner {
       try {
         this.runForm(n, IDENTITY.slice() as Matrix, this.page.resources, 0, null, placement);
       } catch (e) {
-        if (e instanceof LimitHit) throw e;
+        if (e instanceof LimitHit || e instanceof BudgetExhausted) throw e;
         this.notes.push('an annotation appearance could not be interpreted');
       } finally {
         this.fromAnnotation = false;

@@ -18,6 +18,7 @@
  * Deliberate differences from MuPDF: code 32 of a simple font whose glyph says nothing stays a space, and
  * ZapfDingbats codes decode as dingbats (MuPDF turns their a1…a191 names into arbitrary ASCII).
  */
+import { Budget, BudgetExhausted, ChargedLru } from './budget';
 import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
 import {
@@ -35,7 +36,7 @@ import {
   symbolEncoding,
   zapfDingbatsEncoding,
 } from './encodings';
-import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
+import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
 import { latin1 } from './text';
 
 export interface TextTally {
@@ -59,6 +60,10 @@ export interface LoadedFont {
   decoding: FontEvidence['decoding'];
   /** Identity-V or other -V CMap (advance goes down) */
   vertical: boolean;
+  /** what the font holds in memory, roughly: its tables, maps and the most its per-code caches can grow to */
+  readonly bytes: number;
+  /** something about the font a reader of the page's notes should know (e.g. a byte-swapped ToUnicode map) */
+  readonly warning?: string;
   /** adds the tally of one string operand to `out` (does not reset it) */
   tally(bytes: Uint8Array, out: TextTally): void;
 }
@@ -79,29 +84,111 @@ const MAX_W_VALUES = 1 << 20;
 /** usecmap chains of embedded CMaps followed at most */
 const MAX_CMAP_CHAIN = 4;
 
-const cmapCache = new WeakMap<PdfStream, ParsedCMap>();
-const fontCache = new WeakMap<PdfDict, LoadedFont>();
-
-/** Never throws: a broken font dict yields a best-effort font (1-byte codes, decoding 'none' unless known otherwise). */
-export function loadFont(fontDict: PdfDict, r: Resolver): LoadedFont {
-  const cached = fontCache.get(fontDict);
-  if (cached) return cached;
-  let font: LoadedFont;
-  try {
-    font = buildFont(fontDict, r);
-  } catch {
-    font = fallbackFont(fontDict);
-  }
-  fontCache.set(fontDict, font);
-  return font;
+/** What loading a font needs: objects, the clock, and parsed CMaps (shared between fonts when cached). */
+interface FontEnv {
+  r: Resolver;
+  budget: Budget;
+  cmap(s: PdfStream): ParsedCMap;
 }
 
-function buildFont(dict: PdfDict, r: Resolver): LoadedFont {
+/** Work units (CMap codes, width entries) between two looks at the clock while loading a font. */
+const CLOCK_EVERY = 1 << 16;
+
+/**
+ * Loads a font without caching it (tests, one-off use); documents go through a FontCache.
+ * Throws only BudgetExhausted (the budget ran out); a broken font dict yields a best-effort font
+ * (1-byte codes, decoding 'none' unless known otherwise).
+ */
+export function loadFont(fontDict: PdfDict, r: Resolver, budget: Budget = Budget.unbounded()): LoadedFont {
+  const memo = new Map<PdfStream, ParsedCMap>();
+  return loadWith(fontDict, {
+    r,
+    budget,
+    cmap: (s) => {
+      let p = memo.get(s);
+      if (!p) memo.set(s, (p = parseCMapStream(s, r, budget)));
+      return p;
+    },
+  });
+}
+
+function loadWith(fontDict: PdfDict, env: FontEnv): LoadedFont {
+  // one look per font: a page that names thousands of small fonts is stopped here
+  env.budget.checkTime('fonts');
+  try {
+    return buildFont(fontDict, env);
+  } catch (e) {
+    if (e instanceof BudgetExhausted) throw e;
+    return fallbackFont(fontDict);
+  }
+}
+
+/**
+ * The fonts of one document, shared by its pages, forms and annotations: an LRU charged to the document's Budget
+ * (fonts get three quarters of `maxBytes`, parsed CMap streams shared between fonts one quarter). A font evicted is
+ * loaded again when next used; a font too large to be held even alone is refused with BudgetExhausted
+ * ('memory-limit'), every time it is asked for, so the pages that need it say their evidence is incomplete.
+ */
+export class FontCache {
+  private readonly fonts: ChargedLru<PdfDict, LoadedFont>;
+  private readonly cmaps: ChargedLru<PdfStream, ParsedCMap>;
+  private readonly oversize = new WeakSet<PdfDict>();
+  private readonly env: FontEnv;
+
+  constructor(
+    r: Resolver,
+    private readonly budget: Budget,
+    maxBytes: number,
+  ) {
+    const cmapShare = Math.floor(maxBytes / 4);
+    this.fonts = new ChargedLru(budget, 'fonts', maxBytes - cmapShare);
+    this.cmaps = new ChargedLru(budget, 'cmap', cmapShare);
+    this.env = {
+      r,
+      budget,
+      cmap: (s) => {
+        let p = this.cmaps.get(s);
+        if (!p) {
+          p = parseCMapStream(s, r, budget);
+          this.cmaps.set(s, p, cmapBytes(p));
+        }
+        return p;
+      },
+    };
+  }
+
+  /** fonts held */
+  get size(): number {
+    return this.fonts.size;
+  }
+
+  /** bytes charged for the fonts and CMaps held */
+  get heldBytes(): number {
+    return this.fonts.heldBytes + this.cmaps.heldBytes;
+  }
+
+  /** Throws BudgetExhausted when time runs out while loading, or the font can't be held even alone. */
+  get(dict: PdfDict): LoadedFont {
+    const hit = this.fonts.get(dict);
+    if (hit) return hit;
+    if (this.oversize.has(dict)) throw new BudgetExhausted('memory-limit', 'fonts');
+    const font = loadWith(dict, this.env);
+    if (!this.fonts.set(dict, font, font.bytes)) {
+      this.oversize.add(dict);
+      this.budget.exhausted ??= { reason: 'memory-limit', stage: 'fonts' };
+      throw new BudgetExhausted('memory-limit', 'fonts');
+    }
+    return font;
+  }
+}
+
+function buildFont(dict: PdfDict, env: FontEnv): LoadedFont {
+  const r = env.r;
   const subtype = getName(r, dict, 'Subtype') ?? '';
   const baseFont = getName(r, dict, 'BaseFont') ?? '';
-  if (subtype === 'Type0' || (!subtype && dict.has('DescendantFonts'))) return loadComposite(dict, r, baseFont, subtype || 'Type0');
-  if (subtype === 'CIDFontType0' || subtype === 'CIDFontType2') return loadComposite(dict, r, baseFont, subtype);
-  return loadSimple(dict, r, baseFont, subtype || 'Type1');
+  if (subtype === 'Type0' || (!subtype && dict.has('DescendantFonts'))) return loadComposite(dict, env, baseFont, subtype || 'Type0');
+  if (subtype === 'CIDFontType0' || subtype === 'CIDFontType2') return loadComposite(dict, env, baseFont, subtype);
+  return loadSimple(dict, env, baseFont, subtype || 'Type1');
 }
 
 function fallbackFont(dict: PdfDict): LoadedFont {
@@ -124,22 +211,25 @@ function fallbackFont(dict: PdfDict): LoadedFont {
   return new SimpleFont(baseFont, subtype, 'none', chars, bad, width);
 }
 
-function loadCMapStream(s: PdfStream, r: Resolver): ParsedCMap {
-  const hit = cmapCache.get(s);
-  if (hit) return hit;
+function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget): ParsedCMap {
   const dec = r.decodeStream(s, CMAP_MAX_BYTES);
-  const parsed = parseCMap(dec.data);
-  if (dec.truncated || dec.error) parsed.truncated = true;
+  if (dec.outOfTime) budget.checkTime('cmap');
+  const parsed = parseCMap(dec.data, budget);
+  if (dec.truncated || dec.error || dec.outOfTime) parsed.truncated = true;
   const wmode = s.dict.get('WMode');
   if (wmode === 1) parsed.wmode = 1;
-  cmapCache.set(s, parsed);
   return parsed;
 }
 
 /** code → class (see encodings.ts), -1 for codes the map leaves out */
 interface UnicodeLookup {
   get(code: number): number;
+  /** most codes map to byte-swapped ASCII: those were made undecodable (see UnicodeMap.judgeSwapped) */
+  readonly swapped?: boolean;
+  readonly bytes?: number;
 }
+
+const SWAPPED_WARNING = 'its ToUnicode map gives byte-swapped UTF-16 (U+4100 for "A"): those characters count as undecodable';
 
 /**
  * /ToUnicode /Identity-H: MuPDF reads the code as the Unicode value. Real files rely on it (producers that use
@@ -148,11 +238,11 @@ interface UnicodeLookup {
 const IDENTITY_UNICODE: UnicodeLookup = { get: (code) => (code === 0 ? -1 : classifyCodepoint(code)) };
 
 /** A ToUnicode entry that maps something: a parsed stream with at least one code, or (composite fonts) an Identity name. */
-function loadToUnicode(dict: PdfDict, r: Resolver, composite: boolean): UnicodeLookup | null {
-  const v = r.resolve(dict.get('ToUnicode'));
+function loadToUnicode(dict: PdfDict, env: FontEnv, composite: boolean): UnicodeLookup | null {
+  const v = env.r.resolve(dict.get('ToUnicode'));
   if (composite && (v === 'Identity-H' || v === 'Identity-V')) return IDENTITY_UNICODE;
   if (!(v instanceof PdfStream)) return null;
-  return toUnicodeMap(loadCMapStream(v, r));
+  return toUnicodeMap(env.cmap(v));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -160,6 +250,8 @@ function loadToUnicode(dict: PdfDict, r: Resolver, composite: boolean): UnicodeL
 
 class SimpleFont implements LoadedFont {
   readonly vertical = false;
+  /** three 256-entry tables and the object around them */
+  readonly bytes = 256 + 256 + 2048 + 400;
   constructor(
     readonly baseFont: string,
     readonly subtype: string,
@@ -167,6 +259,7 @@ class SimpleFont implements LoadedFont {
     private readonly chars: Uint8Array,
     private readonly bad: Uint8Array,
     private readonly widths: Float64Array,
+    readonly warning?: string,
   ) {}
 
   tally(bytes: Uint8Array, out: TextTally): void {
@@ -250,7 +343,8 @@ function approxWidth(family: Std14Family | undefined, bold: boolean, cp: number)
   return times ? 500 : 556;
 }
 
-function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: string): LoadedFont {
+function loadSimple(dict: PdfDict, env: FontEnv, baseFont: string, subtype: string): LoadedFont {
+  const r = env.r;
   const desc = getDict(r, dict, 'FontDescriptor');
   const fontFile = desc ? r.resolve(desc.get('FontFile')) : undefined;
   const fontFile2 = desc ? r.resolve(desc.get('FontFile2')) : undefined;
@@ -274,8 +368,12 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   else {
     builtin = std ? std14Encoding(std.family) : standardEncoding();
     let own: 'standard' | (string | undefined)[] | undefined;
-    if (needBuiltin && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r);
-    else if (needBuiltin && fontFile3 instanceof PdfStream) own = cffEncoding(r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES).data);
+    if (needBuiltin && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r, env.budget);
+    else if (needBuiltin && fontFile3 instanceof PdfStream) {
+      const dec = r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES);
+      if (dec.outOfTime) env.budget.checkTime('fonts');
+      own = cffEncoding(dec.data);
+    }
     if (own === 'standard') builtin = standardEncoding();
     else if (own) {
       builtin = null;
@@ -303,7 +401,7 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   else if (std && !embeddedTrueType && !builtinNames) decoding = 'standard14';
   else decoding = 'encoding';
 
-  const toUnicode = loadToUnicode(dict, r, false);
+  const toUnicode = loadToUnicode(dict, env, false);
   if (toUnicode) decoding = 'tounicode';
 
   const chars = new Uint8Array(256);
@@ -331,7 +429,7 @@ function loadSimple(dict: PdfDict, r: Resolver, baseFont: string, subtype: strin
   }
 
   const widths = simpleWidths(dict, r, desc, isType3, std, cps);
-  return new SimpleFont(baseFont, subtype, decoding, chars, bad, widths);
+  return new SimpleFont(baseFont, subtype, decoding, chars, bad, widths, toUnicode?.swapped ? SWAPPED_WARNING : undefined);
 }
 
 function std14Encoding(family: Std14Family): EncodingTable {
@@ -392,10 +490,12 @@ function simpleWidths(dict: PdfDict, r: Resolver, desc: PdfDict | undefined, isT
  * The encoding in the cleartext part of an embedded Type1 program: 'standard' for `/Encoding StandardEncoding def`,
  * or the names its `dup <code> /<name> put` entries give. undefined when there is none to read.
  */
-export function type1Encoding(s: PdfStream, r: Resolver): 'standard' | (string | undefined)[] | undefined {
+export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'standard' | (string | undefined)[] | undefined {
   const len1 = s.dict.get('Length1');
   const cap = isNumber(len1) && len1 > 0 ? Math.min(len1 + 64, TYPE1_MAX_BYTES) : TYPE1_MAX_BYTES;
-  const d = r.decodeStream(s, cap).data;
+  const dec = r.decodeStream(s, cap);
+  if (dec.outOfTime) budget?.checkTime('fonts');
+  const d = dec.data;
   let end = d.length;
   if (isNumber(len1) && len1 > 0 && len1 < end) end = len1;
   const eexec = indexOf(d, 'eexec', 0, end);
@@ -619,7 +719,7 @@ class WidthTable {
   private index: Int32Array;
   private values: Float64Array;
 
-  constructor(arr: PdfValue[] | undefined, r: Resolver, vertical: boolean) {
+  constructor(arr: PdfValue[] | undefined, r: Resolver, vertical: boolean, budget: Budget) {
     const starts: number[] = [];
     const ends: number[] = [];
     const vals: number[] = [];
@@ -629,7 +729,12 @@ class WidthTable {
     if (arr) {
       const n = arr.length;
       let i = 0;
+      let work = 0;
       while (i < n && starts.length < MAX_W_SEGMENTS) {
+        if (++work === CLOCK_EVERY) {
+          work = 0;
+          budget.checkTime('fonts');
+        }
         const a = r.resolve(arr[i]);
         if (!isNumber(a)) {
           i++;
@@ -641,6 +746,10 @@ class WidthTable {
           const at = flat.length;
           let count = 0;
           for (let k = 0; k + step - 1 < b.length && flat.length < MAX_W_VALUES; k += step) {
+            if (++work === CLOCK_EVERY) {
+              work = 0;
+              budget.checkTime('fonts');
+            }
             const w = r.resolve(b[k]);
             flat.push(isNumber(w) ? w : NaN);
             count++;
@@ -680,6 +789,10 @@ class WidthTable {
     this.values = Float64Array.from(flat);
   }
 
+  get bytes(): number {
+    return 200 + this.start.length * 28 + this.values.byteLength;
+  }
+
   /** the width of a CID, or NaN when the table does not give one */
   get(cid: number): number {
     const s = this.start;
@@ -703,9 +816,14 @@ class WidthTable {
   }
 }
 
+/** 3- and 4-byte codes whose class is cached (each a Map entry in two Maps) */
+const MAX_BIG_CACHED = 4096;
+
 class CompositeFont implements LoadedFont {
   decoding: FontEvidence['decoding'] = 'none';
   vertical = false;
+  bytes = 0;
+  warning: string | undefined;
 
   // codespace: 1-byte codes by flag, longer ones by numeric ranges (MuPDF's matching: shortest length first)
   private oneByte = new Uint8Array(256);
@@ -758,6 +876,29 @@ class CompositeFont implements LoadedFont {
     let anyOne = false;
     for (let b = 0; b < 256; b++) if (this.oneByte[b]) anyOne = true;
     this.fixed2 = !anyOne && this.lo2.length > 0 && this.lo2.some((lo, k) => lo === 0 && this.hi2[k] >= 0xffff);
+  }
+
+  /**
+   * The font's size as charged: its tables and maps, plus the most its per-code caches can grow to (they fill as
+   * codes are shown, after the font is charged): a 256-code page of class and advance per 2-byte page the codespace
+   * reaches, and the 3/4-byte cache at its cap.
+   */
+  estimateBytes(): number {
+    let n = 4000 + (this.lo2.length + this.lo3.length + this.lo4.length) * 16;
+    const tu = this.toUnicode;
+    if (tu && tu.bytes) n += tu.bytes;
+    for (const m of this.cidMaps) n += m.bytes;
+    n += this.widths.bytes;
+    let pages = 0;
+    if (this.fixed2) pages = 256;
+    else {
+      const seen = new Uint8Array(256);
+      for (let k = 0; k < this.lo2.length; k++) for (let p = this.lo2[k] >> 8; p <= this.hi2[k] >> 8 && p < 256; p++) seen[p] = 1;
+      for (let p = 0; p < 256; p++) pages += seen[p];
+    }
+    n += pages * (256 * 4 + 256 * 8 + 64);
+    if (this.lo3.length + this.lo4.length > 0) n += MAX_BIG_CACHED * 2 * 80;
+    return n;
   }
 
   tally(bytes: Uint8Array, out: TextTally): void {
@@ -893,7 +1034,7 @@ class CompositeFont implements LoadedFont {
       }
       page[code & 0xff] = cls;
       this.wPages[p]![code & 0xff] = w;
-    } else if (this.bigCls.size < 65536) {
+    } else if (this.bigCls.size < MAX_BIG_CACHED) {
       this.bigCls.set(code, cls);
       this.bigW.set(code, w);
     }
@@ -981,7 +1122,8 @@ function pdfText(v: PdfValue | undefined): string | undefined {
   return undefined;
 }
 
-function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: string): LoadedFont {
+function loadComposite(dict: PdfDict, env: FontEnv, baseFont: string, subtype: string): LoadedFont {
+  const r = env.r;
   const font = new CompositeFont(baseFont, subtype);
 
   // the encoding CMap: predefined name, or an embedded stream (possibly built on another through usecmap)
@@ -998,7 +1140,7 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
     }
     if (!(enc instanceof PdfStream)) break;
     embedded = true;
-    const cm = loadCMapStream(enc, r);
+    const cm = env.cmap(enc);
     if (!codespace.length) codespace = cm.codespace;
     if (cm.cids) font.cidMaps.push(cm.cids);
     if (depth === 0 && cm.wmode === 1) vertical = true;
@@ -1028,11 +1170,11 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
     const dw2 = getArray(r, cidFont, 'DW2');
     const w1y = dw2 && dw2.length >= 2 ? r.resolve(dw2[1]) : undefined;
     font.dw = isNumber(w1y) && w1y !== 0 ? Math.abs(w1y) / 1000 : 1;
-    font.widths = new WidthTable(getArray(r, cidFont, 'W2'), r, true);
+    font.widths = new WidthTable(getArray(r, cidFont, 'W2'), r, true, env.budget);
   } else {
     const dw = getNumber(r, cidFont, 'DW');
     font.dw = dw !== undefined ? dw / 1000 : 1;
-    font.widths = new WidthTable(getArray(r, cidFont, 'W'), r, false);
+    font.widths = new WidthTable(getArray(r, cidFont, 'W'), r, false, env.budget);
   }
 
   // decoding
@@ -1047,12 +1189,14 @@ function loadComposite(dict: PdfDict, r: Resolver, baseFont: string, subtype: st
       font.ordering = coll;
     }
   }
-  font.toUnicode = loadToUnicode(dict, r, true);
+  font.toUnicode = loadToUnicode(dict, env, true);
+  if (font.toUnicode?.swapped) font.warning = SWAPPED_WARNING;
   if (!font.toUnicode && r.resolve(dict.get('ToUnicode')) instanceof PdfStream) {
     // MuPDF consults the collection only when there is no ToUnicode stream at all: an empty or unreadable one
     // leaves every code undecoded
     font.mode = MODE_NONE;
   }
   font.decoding = font.toUnicode ? 'tounicode' : font.mode !== MODE_NONE ? 'predefined-cmap' : 'none';
+  font.bytes = font.estimateBytes();
   return font;
 }

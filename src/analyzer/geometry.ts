@@ -43,6 +43,11 @@ export function area(r: Rect): number {
   return Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1]);
 }
 
+/** True when the rectangles share some area (touching edges do not count). */
+export function intersects(a: Rect, b: Rect): boolean {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
 /** True when `inner` lies within `outer`, with a tolerance in user-space units. */
 export function contains(outer: Rect, inner: Rect, tol: number): boolean {
   return inner[0] >= outer[0] - tol && inner[1] >= outer[1] - tol && inner[2] <= outer[2] + tol && inner[3] <= outer[3] + tol;
