@@ -56,6 +56,12 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
         boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox },
         rotate: node.rotate,
       };
+      if (node.unreadable) {
+        const page = unknownPage(i + 1, 'page-unreadable', evidenceBase);
+        page.notes = [node.unreadable];
+        report.pages.push(page);
+        continue;
+      }
       if (outOfTime || budget.outOfTime('content')) {
         outOfTime = true;
         report.pages.push(unknownPage(i + 1, 'budget-exceeded', evidenceBase));
@@ -63,7 +69,11 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       }
       const scan = scanPage(node, ctx);
       report.pages.push(pageReport(i + 1, scan, evidenceBase, opts));
-      if (scan.faults.includes('budget-exceeded')) outOfTime = true;
+      if (scan.faults.includes('budget-exceeded')) {
+        outOfTime = true;
+        budget.exhausted ??= { reason: 'budget-exceeded', stage: 'content' };
+      }
+      if (scan.faults.includes('memory-limit')) budget.exhausted ??= { reason: 'memory-limit', stage: 'content' };
     }
   } catch (e) {
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };

@@ -16,6 +16,9 @@ export interface PageNode {
   mediaBox: Rect;
   cropBox: Rect;
   rotate: number;
+  /** set for a page the file declares but that could not be read (a kid that does not resolve, pages missing from
+   *  the /Count): it is reported as `unknown` (page-unreadable), with this note */
+  unreadable?: string;
 }
 
 export interface OpenedDocument {
@@ -30,6 +33,8 @@ export interface OpenedDocument {
 }
 
 const LETTER: Rect = [0, 0, 612, 792];
+/** stands for a page-tree entry that does not resolve to a dictionary */
+const UNREADABLE = new PdfDict();
 
 /** @param budget the analysis's deadline and memory account */
 export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, budget: Budget = Budget.unbounded()): OpenedDocument {
@@ -146,6 +151,7 @@ function walkPageTree(
   let cycle = false;
   let tooDeep = false;
   let steps = 0;
+  let unreadable = 0;
   while (stack.length > 0) {
     if (++steps > options.maxPages * 4 + 1000) {
       notes.push('page tree walk stopped: too many nodes');
@@ -175,12 +181,20 @@ function walkPageTree(
         tooDeep = true;
         continue;
       }
-      // Push in reverse so pages come out in order.
+      // Push in reverse so pages come out in order. A kid that does not resolve to a dictionary is a page we can't
+      // read (a truncated file, a dangling reference): it keeps its place as an unreadable page.
       for (let i = kidsV.length - 1; i >= 0; i--) {
         const kref = kidsV[i];
         const kid = xref.resolve(kref);
         if (kid instanceof PdfDict) stack.push({ node: kid, ref: kref instanceof Ref ? kref : undefined, inh: here, depth: depth + 1 });
+        else if (kref instanceof Ref) stack.push({ node: UNREADABLE, ref: kref, inh: here, depth: depth + 1 });
       }
+      continue;
+    }
+    if (node === UNREADABLE) {
+      if (pages.length >= options.maxPages) break;
+      unreadable++;
+      pages.push({ ...makePage(xref, node, ref, here), unreadable: `page tree entry ${ref ? `${ref.num} ${ref.gen} R` : ''} could not be read` });
       continue;
     }
     if (type === 'Pages' && !Array.isArray(kidsV)) continue; // an empty intermediate node
@@ -189,6 +203,29 @@ function walkPageTree(
       break;
     }
     pages.push(makePage(xref, node, ref, here));
+  }
+  // The root's /Count can lie (hostile or sloppy writers), so the tree decides the page count, as pdf.js does when
+  // its last page won't load (it walks the tree again). But when entries of the tree were lost (a truncated file), the
+  // pages they held are gone with them: then /Count says how many, and the missing ones are reported as unreadable
+  // pages at the end (at most up to maxPages), never dropped silently. Otherwise a disagreement is a note.
+  const declared = xref.resolve(root.get('Count'));
+  if (isNumber(declared) && Number.isInteger(declared) && declared > 0) {
+    const found = pages.length;
+    if (declared > found && unreadable > 0 && found < options.maxPages) {
+      const add = Math.min(declared, options.maxPages) - found;
+      const last = pages[pages.length - 1];
+      const inh: Inherited = last
+        ? { resources: undefined, mediaBox: last.mediaBox, cropBox: last.cropBox, rotate: last.rotate }
+        : { resources: undefined, mediaBox: root.get('MediaBox'), cropBox: root.get('CropBox'), rotate: root.get('Rotate') };
+      for (let i = 0; i < add; i++) pages.push({ ...makePage(xref, UNREADABLE, undefined, inh), unreadable: 'a page the page tree counts but does not hold' });
+      notes.push(`the page tree declares ${declared} pages but ${found - unreadable} could be read: ${add + unreadable} reported as unknown (page-unreadable)`);
+    } else if (unreadable > 0) {
+      notes.push(`${unreadable} page tree ${unreadable === 1 ? 'entry' : 'entries'} could not be read: reported as unknown (page-unreadable)`);
+    } else if (declared !== found) {
+      notes.push(`the page tree declares ${declared} pages but holds ${found}: the ${found} it holds are analysed`);
+    }
+  } else if (unreadable > 0) {
+    notes.push(`${unreadable} page tree ${unreadable === 1 ? 'entry' : 'entries'} could not be read: reported as unknown (page-unreadable)`);
   }
   if (cycle) notes.push('the page tree refers to itself (cycle ignored)');
   if (tooDeep) notes.push(`the page tree is deeper than ${options.maxPageTreeDepth} levels: deeper pages ignored`);
