@@ -32,6 +32,8 @@ export interface FileRecord {
   pdfVersion?: string;
   metadata: DocumentReport['metadata'];
   error?: DocumentReport['error'];
+  /** the time or memory limit that ran out first, and the stage that hit it */
+  limit?: DocumentReport['limit'];
   notes: string[];
   elapsedMs: number;
   pages: PageRecord[];
@@ -75,6 +77,7 @@ export function fileRecord(file: string, report: DocumentReport): FileRecord {
     pages: report.pages.map(pageRecord),
   };
   if (report.error) r.error = report.error;
+  if (report.limit) r.limit = report.limit;
   return r;
 }
 
