@@ -50,3 +50,17 @@ test('webview code never builds HTML from strings (PDF strings are rendered as t
   }
   assert.match(readFileSync(new URL('main.ts', dir), 'utf8'), /isEvalSupported: false/);
 });
+
+test('webview code imports only from webview/ and src/shared/ (data flows analyzer -> extension -> webview)', () => {
+  const dir = new URL('../webview/', import.meta.url);
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts'))) {
+    const src = readFileSync(new URL(f, dir), 'utf8');
+    for (const m of src.matchAll(/from\s+'([^']+)'/g)) {
+      const spec = m[1];
+      if (!spec.startsWith('.')) continue; // packages (pdfjs-dist)
+      // Type-only imports of the analyzer's types are erased at build time and carry no code.
+      if (/import type [^;]*from\s+'\.\.\/src\/analyzer\/types'/.test(src) && spec === '../src/analyzer/types') continue;
+      assert.match(spec, /^\.\/|^\.\.\/src\/shared\//, `${f} imports ${spec}`);
+    }
+  }
+});

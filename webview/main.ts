@@ -49,6 +49,7 @@ interface Slot {
   renderedScale: number;
   task: RenderTask | null;
   page: PDFPageProxy | null;
+  loadingPage: boolean;
   /** what drawOverlay last drew from: redraw only when the evidence or the scale changed */
   drawn: { o: PageOverlay | undefined; route: string | undefined; scale: number; hasPage: boolean } | null;
 }
@@ -61,6 +62,8 @@ let layout: PageLayout | null = null;
 const slots = new Map<number, Slot>();
 let targetPage: number | undefined;
 let loadGeneration = 0;
+/** pdf.js could not open the file: the verdict and findings show, but no pages. */
+let pdfFailed = false;
 
 /** Evidence of the pages near the viewport, by page number, as the host sent it; far pages are dropped again. */
 const overlays = new Map<number, PageOverlay>();
@@ -187,7 +190,8 @@ class VScroll {
   }
 
   private setPhysical(s: number): void {
-    this.el.scrollTop = s;
+    // Setting scrollTop, even to where it is, may cancel a smooth scroll in progress: only when it moves.
+    if (Math.abs(this.el.scrollTop - s) >= 0.5) this.el.scrollTop = s;
     // The browser rounds scrollTop; positions are computed from what it really is.
     this.map.s = this.el.scrollTop;
   }
@@ -238,7 +242,9 @@ function applyLayout(): void {
   if (!layout) return;
   pages.resize(layout.total, layout.width);
   // dy: what was scrolled between the capture and now (VScroll.onScroll adds it), on top of the page's new position.
-  if (a) pages.goTo(layout.offsetOf(a.page) + a.frac * layout.heightOf(a.page) + a.dy);
+  if (!a) return;
+  const y = layout.offsetOf(a.page) + a.frac * layout.heightOf(a.page) + a.dy;
+  if (Math.abs(y - pages.map.y) >= 0.5) pages.goTo(y);
 }
 
 function viewOf(): { zoom: number; width: number; height: number } {
@@ -310,7 +316,7 @@ function makeSlot(n: number): Slot {
   const headEl = h('div', { class: 'page-head' });
   const evidence = h('div', { class: 'evidence' });
   const el = h('div', { class: 'page', 'data-page': n }, headEl, surface, evidence);
-  return { n, el, head: headEl, surface, evidence, canvas: null, overlay, renderedScale: 0, task: null, page: null, drawn: null };
+  return { n, el, head: headEl, surface, evidence, canvas: null, overlay, renderedScale: 0, task: null, page: null, loadingPage: false, drawn: null };
 }
 
 function dropSlot(s: Slot): void {
@@ -337,13 +343,21 @@ async function renderSlot(s: Slot): Promise<void> {
   if (!doc || !layout || s.n > doc.numPages) return;
   try {
     if (!s.page) {
-      const page = await doc.getPage(s.n);
+      if (s.loadingPage) return;
+      s.loadingPage = true;
+      let page: PDFPageProxy;
+      try {
+        page = await doc.getPage(s.n);
+      } finally {
+        s.loadingPage = false;
+      }
       if (gen !== loadGeneration || slots.get(s.n) !== s) return;
       s.page = page;
       const vp1 = page.getViewport({ scale: 1 });
+      const hadAnchor = pendingAnchor !== null;
       captureAnchor();
       if (layout.setBase(s.n, { w: vp1.width, h: vp1.height })) pages.schedule();
-      else pendingAnchor = null;
+      else if (!hadAnchor) pendingAnchor = null;
       // The overlay's boxes need the page's viewport: draw them now that it is known.
       drawOverlay(s);
     }
@@ -360,7 +374,7 @@ async function renderSlot(s: Slot): Promise<void> {
       s.surface.insertBefore(canvas, s.overlay);
       s.canvas = canvas;
     }
-    const hc = document.body.classList.contains('vscode-high-contrast') && !document.body.classList.contains('vscode-high-contrast-light');
+    const hc = highContrast();
     const css = getComputedStyle(document.body);
     const task = s.page.render({
       canvas,
@@ -395,7 +409,15 @@ function rerenderAll(): void {
     void renderSlot(s);
   }
 }
-new MutationObserver(() => rerenderAll()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+function highContrast(): boolean {
+  return document.body.classList.contains('vscode-high-contrast') && !document.body.classList.contains('vscode-high-contrast-light');
+}
+let wasHighContrast = highContrast();
+new MutationObserver(() => {
+  if (highContrast() === wasHighContrast) return;
+  wasHighContrast = highContrast();
+  rerenderAll();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function drawOverlay(s: Slot): void {
   const o = overlays.get(s.n);
@@ -491,6 +513,8 @@ function receiveEvidence(m: Extract<HostMessage, { type: 'pages' }>): void {
 
 const rows = new Map<number, HTMLButtonElement>();
 let current = 0;
+/** A row to focus once it is in the DOM (keyboard moves in the list). */
+let focusRowLater: number | undefined;
 
 function rowLabel(n: number): { route: ReturnType<typeof routeOf>; title: string } {
   const route = head ? routeOf(head, n) : undefined;
@@ -543,8 +567,6 @@ function updateList(refresh = false): void {
     b?.focus({ preventScroll: true });
   }
 }
-let focusRowLater: number | undefined;
-
 /** Keeps row n in the list's view. */
 function revealRow(n: number): void {
   const top = LIST_PAD + (n - 1) * ROW_H;
@@ -669,7 +691,7 @@ function setHead(next: OverlayHead | undefined): void {
   asked.clear();
   showReport();
   if (pdf && layout) buildLayout(pdf.numPages, layout.defaultBase);
-  else if (!pdf && head && head.pageCount > 0) buildLayout(head.pageCount, layout?.defaultBase ?? { w: 612, h: 792 });
+  else if (!pdf && !pdfFailed && head && head.pageCount > 0) buildLayout(head.pageCount, layout?.defaultBase ?? { w: 612, h: 792 });
   for (const s of slots.values()) drawOverlay(s);
   updateList(true);
 }
@@ -683,6 +705,7 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   document.title = m.fileName;
   head = m.report;
   classifying = false;
+  pdfFailed = false;
   // A restored webview returns to its page, unless the host asks for another one.
   const startPage = m.page ?? targetPage ?? (state.uri === m.uri ? state.page : 1);
   targetPage = undefined;
@@ -733,6 +756,7 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
     showReport();
     if (!layout || layout.count !== doc.numPages) buildLayout(doc.numPages, base, layout ? currentPage() : Math.min(startPage, doc.numPages));
     else {
+      captureAnchor();
       layout.setDefaultBase(base);
       update();
     }
@@ -742,6 +766,7 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
     const msg = (e as { name?: string })?.name === 'PasswordException' ? 'This PDF needs a password: the preview cannot show its pages.' : `pdf.js cannot open this file: ${String((e as Error)?.message ?? e).slice(0, 300)}`;
     setBanner(msg, 'error');
     // Still show the analyzer's verdict and findings, without pages.
+    pdfFailed = true;
     teardownPages();
     if (head) {
       clear(verdict);
