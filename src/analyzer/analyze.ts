@@ -46,7 +46,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       doc.pages.forEach((node, i) => report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })));
       return finish(report, start);
     }
-    report.metadata = metadataOf(doc);
+    report.metadata = metadataOf(doc, opts, report.notes);
     const ctx = new ScanContext(doc.xref, opts, budget);
     report.pageCount = doc.pages.length;
     let outOfTime = false;
@@ -140,7 +140,8 @@ function unknownPage(page: number, reason: RouteReason, base: Pick<PageEvidence,
   };
 }
 
-function metadataOf(doc: OpenedDocument): DocumentMetadata {
+/** The document's /Info and XMP. A failure leaves the metadata empty and says so in `notes`, never silently. */
+function metadataOf(doc: OpenedDocument, opts: AnalyzerOptions, notes: string[]): DocumentMetadata {
   try {
     const xref = doc.xref;
     const infoV = xref.resolve(xref.trailer.get('Info'));
@@ -154,9 +155,16 @@ function metadataOf(doc: OpenedDocument): DocumentMetadata {
       }
     }
     const mv = xref.resolve(doc.catalog?.get('Metadata'));
-    const xmp = mv instanceof PdfStream ? xref.decodeStream(mv, 4 * 1024 * 1024).data : undefined;
-    return readMetadata(info, xmp);
-  } catch {
+    let xmp: Uint8Array | undefined;
+    if (mv instanceof PdfStream) {
+      const dec = xref.decodeStream(mv, opts.maxMetadataBytes);
+      if (dec.truncated) notes.push(`the XMP metadata was read up to ${opts.maxMetadataBytes} bytes (maxMetadataBytes)`);
+      if (dec.error) notes.push(`the XMP metadata stream is damaged: ${dec.error.slice(0, 120)}`);
+      xmp = dec.data;
+    }
+    return readMetadata(info, xmp, opts.maxMetadataBytes);
+  } catch (e) {
+    notes.push(`the metadata could not be read: ${String(e).slice(0, 160)}`);
     return { info: {}, xmp: {}, hints: [] };
   }
 }

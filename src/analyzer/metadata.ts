@@ -4,6 +4,7 @@
  *
  * Every value here is attacker-controlled, so every loop and every string is bounded, and nothing throws out.
  */
+import { DEFAULT_OPTIONS } from './options';
 import { PdfDict } from './objects';
 import { decodePdfText, decodeUtf16, decodeUtf8 } from './text';
 import type { DocumentMetadata, ProducerHint } from './types';
@@ -15,7 +16,6 @@ const MAX_INFO_ENTRIES = 256;
 /** longest Info key kept; longer ones are junk */
 const MAX_KEY = 128;
 /** bytes of an XMP packet scanned; real packets are a few KB, padding included */
-const MAX_XMP_BYTES = 1 << 20;
 /** XMP properties kept */
 const MAX_XMP_PROPS = 512;
 /** items collected per XMP array */
@@ -145,7 +145,7 @@ function knownPrefix(uri: string): string | undefined {
 
 /** The packet as text: BOM first, else the NUL pattern of the leading `<` or whitespace tells UTF-16 apart. */
 function xmpText(bytes: Uint8Array): string {
-  const b = bytes.length > MAX_XMP_BYTES ? bytes.subarray(0, MAX_XMP_BYTES) : bytes;
+  const b = bytes;
   const n = b.length;
   if (n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return decodeUtf8(b, 3);
   if (n >= 2 && b[0] === 0xfe && b[1] === 0xff) return decodeUtf16(b, 2, true);
@@ -306,12 +306,13 @@ function readStartTag(s: string, pos: number): Tag {
   return tag;
 }
 
-/** Reads the properties of an XMP packet. Tolerant of malformed and truncated packets; never throws. */
-export function parseXmp(bytes: Uint8Array): Record<string, string> {
+/** Reads the properties of an XMP packet, its first `maxBytes` bytes at most. Tolerant of malformed and truncated
+ *  packets; never throws. */
+export function parseXmp(bytes: Uint8Array, maxBytes = DEFAULT_OPTIONS.maxMetadataBytes): Record<string, string> {
   const out: Record<string, string> = {};
   try {
     if (!(bytes instanceof Uint8Array) || bytes.length === 0) return out;
-    new XmpReader(xmpText(bytes), out).run();
+    new XmpReader(xmpText(bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes), out).run();
   } catch {
     // whatever was gathered before the fault stands
   }
@@ -680,7 +681,7 @@ export function producerHints(info: Record<string, string>, xmp: Record<string, 
  * `info`: the trailer /Info dict with values already resolved to direct objects (strings are Uint8Array, names
  * strings, numbers). `xmp`: the decoded /Metadata stream bytes of the catalog (or undefined). Never throws.
  */
-export function readMetadata(info: PdfDict | undefined, xmp: Uint8Array | undefined): DocumentMetadata {
+export function readMetadata(info: PdfDict | undefined, xmp: Uint8Array | undefined, maxXmpBytes = DEFAULT_OPTIONS.maxMetadataBytes): DocumentMetadata {
   let infoRec: Record<string, string> = {};
   let xmpRec: Record<string, string> = {};
   try {
@@ -688,6 +689,6 @@ export function readMetadata(info: PdfDict | undefined, xmp: Uint8Array | undefi
   } catch {
     infoRec = {};
   }
-  if (xmp instanceof Uint8Array) xmpRec = parseXmp(xmp);
+  if (xmp instanceof Uint8Array) xmpRec = parseXmp(xmp, maxXmpBytes);
   return { info: infoRec, xmp: xmpRec, hints: producerHints(infoRec, xmpRec) };
 }

@@ -43,6 +43,8 @@ export interface AnalyzerOptions {
   objectStreamCacheBytes: number;
   /** parsed fonts and their ToUnicode/CMap tables kept for reuse (an LRU within maxHeldBytes) */
   fontCacheBytes: number;
+  /** decoded bytes of the XMP metadata packet read at most */
+  maxMetadataBytes: number;
   /** image boxes kept per page in the report (the largest; coverage is still computed from all of them) */
   maxImageBoxesPerPage: number;
   /** password to try after the empty one (UTF-8) */
@@ -70,6 +72,7 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   objectStreamCacheBytes: 64 * 1024 * 1024,
   fontCacheBytes: 128 * 1024 * 1024,
   maxImageBoxesPerPage: 500,
+  maxMetadataBytes: 1024 * 1024,
 });
 
 /** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */
