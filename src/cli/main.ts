@@ -7,29 +7,16 @@ import { createHash } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveOptions, type AnalyzerOptions } from '../analyzer/options';
-import { type FileRecord, fileRecord, pageRanges } from '../analyzer/serialize';
+import { pageRanges } from '../analyzer/serialize';
 import { AnalysisPool, type AnalysisWorker, type PoolOutcome } from '../shared/pool';
 import { PROGRAM, parseArgs, type CliArgs } from './args';
 import { inputItems, readInputFile, readStdin, type InputErrorReason, type ReadResult } from './inputs';
-import { Output, jsonLine } from './output';
+import { Output } from './output';
 import { Progress, summaryLine, type Tally } from './progress';
-import { escapeName, formatTable } from './table';
+import { buildRecord, headOf, recordJson, renderRecord, type CliRecord, type RecordHead, type RenderMode } from './render';
+import { escapeName } from './table';
 import { versions } from './version';
-import { workerLoop } from './worker';
-import { runRequest } from '../extension/worker/run';
-
-/** A record as the CLI prints it: the shared FileRecord plus what a pipeline needs to trust and deduplicate it. */
-export interface CliRecord extends Omit<FileRecord, 'error'> {
-  /** hex SHA-256 of the bytes analysed (absent when the file could not be read) */
-  sha256?: string;
-  /** bytes analysed */
-  size?: number;
-  analyzerVersion: string;
-  /** short hash of the analyzer options in effect (defaults merged with --limit; the password is left out) */
-  optionsHash: string;
-  /** the analyzer's reason ("can't tell"), or why there is no report: InputErrorReason or 'internal-error' */
-  error?: { reason: string; message: string };
-}
+import { handle, workerLoop, type RenderRequest } from './worker';
 
 export interface CliIO {
   stdout: Writable;
@@ -38,7 +25,17 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   /** replaces the worker pool (tests) */
-  analyze?: (bytes: Uint8Array, options: Partial<AnalyzerOptions>) => Promise<PoolOutcome>;
+  analyze?: Analyze;
+}
+
+type Analyze = (bytes: Uint8Array, options: Partial<AnalyzerOptions>, extra: RenderRequest) => Promise<PoolOutcome>;
+
+/** A file done: what the summary needs, the text for standard output, and whether it failed (status 1). */
+interface Done {
+  file: string;
+  head: RecordHead;
+  text: Iterable<string>;
+  failed: boolean;
 }
 
 /** Runs the CLI; resolves to the exit status (0 all reported, 1 some file failed, 2 usage). Never rejects. */
@@ -80,6 +77,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   const options: Partial<AnalyzerOptions> = { ...args.limits };
   if (args.password !== undefined) options.password = args.password;
   const stamp = { analyzerVersion: versions().analyzer, optionsHash: optionsHash(options) };
+  const mode: RenderMode = args.json ? 'json' : args.pages ? 'table-pages' : 'table';
   const out = new Output(io.stdout);
   const progress = Progress.for(io.stderr, args.quiet, io.stderrIsTTY);
   const tally: Tally = { files: 0, pages: 0, needOcr: 0, cantTell: 0, failed: 0 };
@@ -89,46 +87,40 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   };
 
   let pool: AnalysisPool | undefined;
-  const analyze =
+  const analyze: Analyze =
     io.analyze ??
-    ((bytes: Uint8Array, opts: Partial<AnalyzerOptions>) => {
+    ((bytes, opts, extra) => {
       pool ??= new AnalysisPool(nodeWorkerFactory(), args.jobs, inThreadFallback, {
         log: (m) => say(m),
         // The analyzer may hold maxHeldBytes of decoded data plus the file itself; a worker still holding well past
         // that after a file has leaked or fragmented, and is replaced.
         maxWorkerBytes: 2 * (resolveOptions(opts).maxHeldBytes + args.maxBytes),
       });
-      return pool.analyzeDetailed(bytes, opts);
+      return pool.analyzeDetailed(bytes, opts, undefined, extra as unknown as Record<string, unknown>);
     });
 
   // Reads are bounded to one per worker plus one ahead: --max-bytes × (jobs + 1) is the most file data held at once.
   const readSlots = new Semaphore(args.jobs + 1);
-  // Reports finished out of order wait here for their turn; the window bounds how many wait.
+  // Files finished out of order wait here for their turn; the window bounds how many wait.
   const window = Math.max(4, args.jobs * 4);
-  const inflight: Promise<CliRecord | undefined>[] = [];
+  const inflight: Promise<Done>[] = [];
   let status = 0;
 
-  const emit = async (rec: CliRecord | undefined) => {
-    if (!rec || out.closed) return;
-    const failed = rec.error && isFailure(rec.error.reason);
+  const emit = async (d: Done) => {
+    if (out.closed) return;
     tally.files++;
-    if (failed) {
+    if (d.failed) {
       status = 1;
       tally.failed++;
-      say(`${escapeName(rec.file)}: ${rec.error!.message}`);
+      say(`${escapeName(d.file)}: ${d.head.error?.message ?? 'failed'}`);
     } else {
-      tally.pages += rec.pageCount;
-      if (rec.needsOcr) tally.needOcr++;
-      if (rec.error || rec.routeCounts.unknown > 0) tally.cantTell++;
+      tally.pages += d.head.pageCount;
+      if (d.head.needsOcr) tally.needOcr++;
+      if (d.head.error || d.head.unknownPages > 0) tally.cantTell++;
     }
-    if (args.json) {
-      if (io.stdoutIsTTY) progress.clear();
-      await out.writeChunks(jsonLine(rec));
-    } else if (!failed) {
-      if (io.stdoutIsTTY) progress.clear();
-      await out.writeChunks(tableChunks(rec, args.pages));
-    }
-    // Flush per record so a reader (and `head`) sees each file as soon as it is done.
+    if (io.stdoutIsTTY) progress.clear();
+    await out.writeChunks(d.text);
+    // Flush per file so a reader (and `head`) sees each file as soon as it is done.
     await out.flush();
     progress.update(tally);
   };
@@ -140,14 +132,13 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
         say(item.message);
         continue;
       }
-      let p: Promise<CliRecord | undefined>;
-      if (item.kind === 'error') p = Promise.resolve(failureRecord(item.path, item.reason, item.message, stamp));
+      let p: Promise<Done>;
+      if (item.kind === 'error') p = Promise.resolve(failed(failureRecord(item.path, item.reason, item.message, stamp), mode));
       else {
         const file = item.kind === 'stdin' ? '-' : item.path;
         await readSlots.acquire();
-        p = analyzeOne(file, item.kind === 'stdin' ? readStdin(io.stdin, args.maxBytes) : readInputFile(item.path, args.maxBytes), options, stamp, analyze).finally(
-          () => readSlots.release(),
-        );
+        const reading = item.kind === 'stdin' ? readStdin(io.stdin, args.maxBytes) : readInputFile(item.path, args.maxBytes);
+        p = analyzeOne(file, reading, options, stamp, mode, analyze).finally(() => readSlots.release());
       }
       inflight.push(p);
       while (inflight.length >= window || (inflight.length > 0 && (await isSettled(inflight[0])))) await emit(await inflight.shift()!);
@@ -170,36 +161,41 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   return status;
 }
 
-/** Reads, hashes and analyses one input; every failure becomes the file's record. Never rejects. */
+/** A failed file: its JSON line in JSON mode; in table mode only the message on standard error. */
+function failed(rec: CliRecord, mode: RenderMode): Done {
+  return { file: rec.file, head: headOf(rec), text: mode === 'json' ? recordJson(rec) : [], failed: true };
+}
+
+/** Reads and analyses one input; every failure becomes the file's record. Never rejects. */
 async function analyzeOne(
   file: string,
   reading: Promise<ReadResult>,
   options: Partial<AnalyzerOptions>,
   stamp: { analyzerVersion: string; optionsHash: string },
-  analyze: (bytes: Uint8Array, options: Partial<AnalyzerOptions>) => Promise<PoolOutcome>,
-): Promise<CliRecord> {
+  mode: RenderMode,
+  analyze: Analyze,
+): Promise<Done> {
+  let digest: { sha256?: string; size?: number } = {};
   try {
     const read = await reading;
-    if (!read.ok) return failureRecord(file, read.reason, read.message, stamp);
-    const size = read.bytes.byteLength;
-    const sha256 = createHash('sha256').update(read.bytes).digest('hex');
-    // The pool transfers the bytes to the worker, which detaches them here: hash first.
-    const outcome = await analyze(read.bytes, options);
-    if (outcome.kind === 'cancelled') return failureRecord(file, 'internal-error', 'internal error: the analysis was cancelled', stamp, { sha256, size });
+    if (!read.ok) return failed(failureRecord(file, read.reason, read.message, stamp), mode);
+    const bytes = read.bytes;
+    const size = bytes.byteLength;
+    digest = { size };
+    const outcome = await analyze(bytes, options, { render: { mode, stamp: { file, ...stamp } } });
+    const reply = (outcome.kind === 'report' ? outcome.reply : undefined) as { text?: unknown; head?: RecordHead; digest?: { sha256: string; size: number } } | undefined;
+    // Without a worker of ours (tests, the in-thread fallback) the bytes may still be here to hash.
+    digest = reply?.digest ?? (bytes.byteLength === size ? { sha256: createHash('sha256').update(bytes).digest('hex'), size } : { size });
+    if (outcome.kind === 'cancelled') return failed(failureRecord(file, 'internal-error', 'internal error: the analysis was cancelled', stamp, digest), mode);
     if (outcome.kind === 'fault') {
-      const why = outcome.report.error?.message ?? outcome.fault;
-      return failureRecord(file, 'internal-error', `internal error: ${why}`, stamp, { sha256, size });
+      return failed(failureRecord(file, 'internal-error', `internal error: ${outcome.report.error?.message ?? outcome.fault}`, stamp, digest), mode);
     }
-    const base = fileRecord(file, outcome.report);
-    return { file, sha256, size, ...stamp, ...withoutFile(base) };
+    if (reply && Array.isArray(reply.text) && reply.head) return { file, head: reply.head, text: reply.text as string[], failed: false };
+    const rec = buildRecord({ file, ...digest, ...stamp }, outcome.report);
+    return { file, head: headOf(rec), text: renderRecord(rec, mode), failed: false };
   } catch (e) {
-    return failureRecord(file, 'internal-error', `internal error: ${e instanceof Error ? e.message : String(e)}`, stamp);
+    return failed(failureRecord(file, 'internal-error', `internal error: ${e instanceof Error ? e.message : String(e)}`, stamp, digest), mode);
   }
-}
-
-function withoutFile(r: FileRecord): Omit<FileRecord, 'file'> {
-  const { file: _file, ...rest } = r;
-  return rest;
 }
 
 type FailureReason = InputErrorReason | 'internal-error';
@@ -218,7 +214,8 @@ export function failureRecord(
   return {
     file,
     ...read,
-    ...stamp,
+    analyzerVersion: stamp.analyzerVersion,
+    optionsHash: stamp.optionsHash,
     pageCount: 0,
     needsOcr: false,
     ocrPages: [],
@@ -230,22 +227,6 @@ export function failureRecord(
     elapsedMs: 0,
     pages: [],
   };
-}
-
-/** The table for one file, a line at a time (a --pages table of a 100,000-page file is not one string either). */
-function* tableChunks(rec: CliRecord, pages: boolean): Generator<string> {
-  if (!pages || rec.pages.length <= 1000) {
-    yield formatTable(rec as FileRecord, pages) + '\n';
-    return;
-  }
-  const head = formatTable({ ...(rec as FileRecord), pages: [] }, true);
-  yield head + '\n';
-  for (let i = 0; i < rec.pages.length; i += 1000) {
-    const part = formatTable({ ...(rec as FileRecord), pages: rec.pages.slice(i, i + 1000) }, true).split('\n');
-    // drop the per-file heading and the column header, both already written
-    const cut = part.findIndex((l) => l.startsWith('  page  route'));
-    yield part.slice(cut + 1).join('\n') + '\n';
-  }
 }
 
 /** Short hash of the options that decide a report: defaults merged with the user's, password excluded. */
@@ -284,9 +265,8 @@ function nodeWorkerFactory(): () => AnalysisWorker {
   const script = new URL(import.meta.url);
   return () => {
     // The heap cap turns a runaway parse into a worker error (reported for that file); ArrayBuffers are bounded by
-    // the pool's maxWorkerBytes instead. A larger young generation than V8's default for workers keeps the
-    // allocation-heavy parser from spending its time in scavenges.
-    const w = new Worker(script, { workerData: WORKER_MARK, resourceLimits: { maxOldGenerationSizeMb: 2048, maxYoungGenerationSizeMb: 48 } });
+    // the pool's maxWorkerBytes instead.
+    const w = new Worker(script, { workerData: WORKER_MARK, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
     return {
       postMessage: (msg, transfer) => w.postMessage(msg, transfer),
       onMessage: (cb) => void w.on('message', cb),
@@ -307,7 +287,7 @@ function inThreadFallback(): AnalysisWorker {
     postMessage: (msg) =>
       setImmediate(() => {
         if (dead) return;
-        const res = runRequest(msg);
+        const res = handle(msg);
         if (res && !dead) cb?.(res);
       }),
     onMessage: (c) => {
@@ -336,4 +316,4 @@ if (!isMainThread && parentPort && workerData === WORKER_MARK) {
   );
 }
 
-export { pageRanges };
+export { pageRanges, type CliRecord };

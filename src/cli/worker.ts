@@ -1,19 +1,44 @@
 /**
- * The CLI's analysis worker: the extension's request handler (runRequest), plus the worker's own memory after each
- * file so the pool can replace a worker whose ArrayBuffers (outside resourceLimits' reach) stay high.
+ * The CLI's analysis worker: the extension's request handler (runRequest), and, when the request asks for it, the
+ * file's record rendered here (hash, JSON line or table) so only text crosses back to the main thread. After each file
+ * it reports its own memory, so the pool can replace a worker whose ArrayBuffers (outside resourceLimits) stay high.
  */
+import { createHash } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import { runRequest } from '../extension/worker/run';
 import type { WorkerMemory } from '../shared/pool';
+import { buildRecord, coalesce, headOf, renderRecord, type RenderMode, type Stamp } from './render';
+
+/** Fields the CLI adds to a pool request. */
+export interface RenderRequest {
+  render: { mode: RenderMode; stamp: Omit<Stamp, 'sha256' | 'size'> };
+}
+
+export function handle(msg: unknown): unknown {
+  const render = (msg as Partial<RenderRequest> | null)?.render;
+  const bytes = (msg as { bytes?: unknown } | null)?.bytes;
+  // Hash before analysing: the bytes are the file as read, whatever the analyzer does with them.
+  const digest = render && bytes instanceof Uint8Array ? { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength } : undefined;
+  const res = runRequest(msg);
+  if (!res || res.type !== 'result' || !render || !digest) return res;
+  try {
+    const rec = buildRecord({ ...render.stamp, ...digest }, res.report);
+    const text = [...coalesce(renderRecord(rec, render.mode))];
+    return { type: 'result', id: res.id, report: { ...res.report, pages: [] }, head: headOf(rec), text, digest };
+  } catch (e) {
+    return { type: 'failed', id: res.id, message: `could not write the record: ${String(e).slice(0, 300)}` };
+  }
+}
 
 export function workerLoop(port: MessagePort): void {
   port.on('message', (msg: unknown) => {
-    const res = runRequest(msg);
+    const res = handle(msg);
     if (!res) return;
-    // In a worker, heapUsed, external and arrayBuffers are this thread's own (rss is the process's, so it is not sent).
-    const m = process.memoryUsage();
-    const memory: WorkerMemory = { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
-    port.postMessage({ ...res, memory });
+    // v8's figures are this thread's own (process.memoryUsage() also reads the process's rss, slower and shared).
+    const h = getHeapStatistics();
+    const memory: WorkerMemory = { heapUsed: h.used_heap_size, external: h.external_memory };
+    port.postMessage({ ...(res as object), memory });
   });
   port.postMessage({ type: 'ready' });
 }

@@ -36,7 +36,8 @@ export interface CancelToken {
  * (`timeout`), died (`crash`), reported an exception (`failed`) or could not be handed the file (`post`).
  */
 export type PoolOutcome =
-  | { kind: 'report'; report: DocumentReport }
+  /** `reply` is the worker's whole answer, for callers whose workers add fields to it (the CLI's rendered record) */
+  | { kind: 'report'; report: DocumentReport; reply?: unknown }
   | { kind: 'fault'; fault: 'timeout' | 'crash' | 'failed' | 'post'; report: DocumentReport }
   | { kind: 'cancelled' };
 
@@ -51,6 +52,7 @@ interface Task {
   id: number;
   bytes: Uint8Array;
   options: Partial<AnalyzerOptions>;
+  extra?: Record<string, unknown>;
   done: (r: PoolOutcome) => void;
   started?: number;
 }
@@ -131,8 +133,11 @@ export class AnalysisPool {
     return this.analyzeDetailed(bytes, options, token).then((o) => (o.kind === 'cancelled' ? undefined : o.report));
   }
 
-  /** Like analyze(), but says whether the report came from the analyzer or from a fault the pool caught. Never rejects. */
-  analyzeDetailed(bytes: Uint8Array, options: Partial<AnalyzerOptions>, token?: CancelToken): Promise<PoolOutcome> {
+  /**
+   * Like analyze(), but says whether the report came from the analyzer or from a fault the pool caught. `extra` fields
+   * travel in the request for workers that understand them. Never rejects.
+   */
+  analyzeDetailed(bytes: Uint8Array, options: Partial<AnalyzerOptions>, token?: CancelToken, extra?: Record<string, unknown>): Promise<PoolOutcome> {
     if (this.disposed || token?.isCancellationRequested) return Promise.resolve({ kind: 'cancelled' });
     return new Promise((resolve) => {
       let sub: { dispose(): void } | undefined;
@@ -140,6 +145,7 @@ export class AnalysisPool {
         id: this.nextId++,
         bytes,
         options,
+        extra,
         done: (r) => {
           sub?.dispose();
           resolve(r);
@@ -251,7 +257,7 @@ export class AnalysisPool {
     // Transfer a private copy: a Buffer from workspace.fs may be a view into a shared pool.
     const bytes = ownBytes(task.bytes);
     try {
-      slot.worker!.postMessage({ id: task.id, bytes, options: task.options }, this.broken ? undefined : [bytes.buffer as ArrayBuffer]);
+      slot.worker!.postMessage({ ...task.extra, id: task.id, bytes, options: task.options }, this.broken ? undefined : [bytes.buffer as ArrayBuffer]);
     } catch (e) {
       this.kill(slot, { kind: 'fault', fault: 'post', report: failureReport('damaged', `could not hand the file to the analysis worker: ${String(e).slice(0, 200)}`) });
     }
@@ -305,7 +311,7 @@ export class AnalysisPool {
     }
     task.done(
       m.type === 'result'
-        ? { kind: 'report', report: m.report }
+        ? { kind: 'report', report: m.report, reply: raw }
         : { kind: 'fault', fault: 'failed', report: failureReport('damaged', `analysis failed: ${m.message}`, Date.now() - task.started!) },
     );
     this.afterTask(slot);
