@@ -368,6 +368,61 @@ describe('invisible and hidden text', () => {
   });
 });
 
+describe('clip-mode text and byte-swapped ToUnicode', () => {
+  test('22 7 Tr text: an image painted through the clip shows it (text); painted before or after Q it stays an OCR layer', () => {
+    const rep = analyze('22-clip-text.pdf');
+    const p1 = pageOf(rep, 1);
+    expectRoute(p1, 'text', 'text-layer');
+    assert.equal(p1.evidence.visibleChars, PARAGRAPH_CHARS);
+    assert.equal(p1.evidence.invisibleChars, 0);
+    for (const n of [2, 3]) {
+      const p = pageOf(rep, n);
+      expectRoute(p, 'ocr-layer', 'invisible-text-over-scan');
+      assert.equal(p.evidence.visibleChars, 0, describePage(p));
+      assert.equal(p.evidence.invisibleChars, PARAGRAPH_CHARS, describePage(p));
+    }
+  });
+
+  test('23 byte-swapped ToUnicode (U+4100 for A) is undecodable; a correct one and genuine CJK with U+XX00 ideographs are text', () => {
+    const rep = analyze('23-swapped-tounicode.pdf');
+    const p1 = pageOf(rep, 1);
+    expectRoute(p1, 'ocr', 'undecodable-text');
+    // '0' swapped is U+3000, the ideographic space: one character fewer; 'é' is not in the map and decodes by WinAnsi
+    assert.equal(p1.evidence.visibleChars, PARAGRAPH_CHARS - 1);
+    assert.equal(p1.evidence.badChars, PARAGRAPH_CHARS - 2);
+    assert.ok(p1.notes?.some((n) => n.includes('byte-swapped')), JSON.stringify(p1.notes));
+    const p2 = pageOf(rep, 2);
+    expectRoute(p2, 'text', 'text-layer');
+    assert.equal(p2.evidence.badChars, 0);
+    const p3 = pageOf(rep, 3);
+    expectRoute(p3, 'text', 'text-layer');
+    assert.equal(p3.evidence.visibleChars, 80);
+    assert.equal(p3.evidence.badChars, 0);
+  });
+
+  test('24 clip-mode text with a byte-swapped ToUnicode, an image painted through it → ocr', () => {
+    const rep = analyze('24-clip-swapped.pdf');
+    const p = pageOf(rep, 1);
+    expectRoute(p, 'ocr', 'undecodable-text');
+    assert.equal(p.evidence.visibleChars, PARAGRAPH_CHARS - 1);
+    assert.deepEqual(rep.ocrPages, [1]);
+  });
+});
+
+describe('damaged content', () => {
+  test('25 a content stream that decodes to nothing → unknown damaged; one that breaks after the text keeps it', () => {
+    const rep = analyze('25-damaged-content.pdf');
+    const p1 = pageOf(rep, 1);
+    expectRoute(p1, 'unknown', 'damaged');
+    assert.ok(p1.notes?.some((n) => n.includes('could not be decoded')), JSON.stringify(p1.notes));
+    const p2 = pageOf(rep, 2);
+    expectRoute(p2, 'text', 'text-layer');
+    assert.equal(p2.evidence.visibleChars, PARAGRAPH_CHARS);
+    assert.ok(!p2.reasons.includes('damaged'), JSON.stringify(p2.reasons));
+    assert.ok(p2.notes?.some((n) => n.includes('damaged')), JSON.stringify(p2.notes));
+  });
+});
+
 describe('no text, no scan', () => {
   test('15 vector-only → review; empty → blank; 3 strokes → blank; small logo → review', () => {
     const rep = analyze('15-vector.pdf');

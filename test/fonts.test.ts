@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PdfDict, PdfStream, PdfValue, Resolver } from '../src/analyzer/objects';
-import { cffEncoding, loadFont, newTally, standard14, type TextTally } from '../src/analyzer/fonts';
-import { MAX_MAPPED_CODES, parseCMap, predefinedCMap } from '../src/analyzer/cmap';
+import { FontCache, cffEncoding, loadFont, newTally, standard14, type TextTally } from '../src/analyzer/fonts';
+import { MAX_MAPPED_CODES, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from '../src/analyzer/cmap';
+import { Budget, BudgetExhausted } from '../src/analyzer/budget';
 import { cffStandardString, classifyGlyphName, classifyCodepoint, CLASS_BAD, CLASS_GOOD, CLASS_SPACE } from '../src/analyzer/encodings';
 
 // ---- helpers -------------------------------------------------------------------------------------------------------
@@ -470,16 +471,111 @@ test('hostile bfrange <0000> <FFFF> and thousands of full-plane ranges stay boun
   assert.deepEqual(pick(t), { chars: 3, bad: 0, spaceCodes: 0 });
 });
 
-test('a ToUnicode stream is parsed once, and fonts are cached per dictionary', () => {
+test('a document font cache parses a shared ToUnicode stream once and keeps fonts per dictionary', () => {
   const tu = stream(`${cmapHead}1 beginbfchar <01> <0041> endbfchar${cmapTail}`);
   const f1 = d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'A', ToUnicode: tu });
   const f2 = d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'B', ToUnicode: tu });
+  const budget = Budget.unbounded();
+  const cache = new FontCache(R, budget, 1 << 20);
   const before = decodes;
-  loadFont(f1, R);
-  loadFont(f2, R);
-  loadFont(f1, R);
+  const a = cache.get(f1);
+  cache.get(f2);
+  assert.equal(cache.get(f1), a);
   assert.equal(decodes - before, 1);
-  assert.equal(loadFont(f1, R), loadFont(f1, R));
+  assert.equal(cache.size, 2);
+  // what the cache holds is charged to the document's budget
+  assert.ok(cache.heldBytes > 0);
+  assert.equal(budget.held, cache.heldBytes);
+});
+
+// ---- limits: the clock, the memory account, byte-swapped maps ------------------------------------------------------
+
+/** A simple font with its own ToUnicode stream mapping every 2-byte code (a large map: 65,536 codes). */
+function bigMapFont(i: number): PdfDict {
+  const tu = stream(`${cmapHead}1 begincodespacerange <0000> <FFFF> endcodespacerange\n1 beginbfrange <0000> <FFFF> <0041> endbfrange${cmapTail}`);
+  return d({ Type: 'Font', Subtype: 'Type0', BaseFont: `F${i}`, Encoding: 'Identity-H', DescendantFonts: [d({ Subtype: 'CIDFontType2' })], ToUnicode: tu });
+}
+
+test('font and CMap loading stop at the deadline with BudgetExhausted (not a best-effort font)', () => {
+  const past = new Budget(Date.now() - 1);
+  assert.throws(() => loadFont(bigMapFont(0), R, past), (e) => e instanceof BudgetExhausted && e.reason === 'budget-exceeded');
+  assert.deepEqual(past.exhausted, { reason: 'budget-exceeded', stage: 'fonts' });
+  // deep inside a CMap: the parser looks at the clock every few thousand tokens and codes
+  const lines: string[] = [];
+  for (let i = 0; i < 2000; i++) lines.push(`<${(i * 16).toString(16).padStart(4, '0')}> <${(i * 16 + 15).toString(16).padStart(4, '0')}> <0041>`);
+  const big = str(`${cmapHead}2000 beginbfrange\n${lines.join('\n')}\nendbfrange${cmapTail}`);
+  const late = new Budget(Date.now() - 1);
+  assert.throws(() => parseCMap(big, late), (e) => e instanceof BudgetExhausted && e.stage === 'cmap');
+  assert.ok(parseCMap(big, Budget.unbounded()).unicode);
+});
+
+test('the font cache stays within its bytes, evicting the least recently used; a font that cannot fit alone is a memory-limit', () => {
+  const budget = Budget.unbounded();
+  const cap = 1 << 20;
+  const cache = new FontCache(R, budget, cap);
+  const fonts = Array.from({ length: 40 }, (_, i) => bigMapFont(i));
+  for (const f of fonts) {
+    const font = cache.get(f);
+    const t = newTally();
+    font.tally(hex('0000 1234'), t);
+    assert.deepEqual(pick(t), { chars: 2, bad: 0, spaceCodes: 0 });
+    assert.ok(cache.heldBytes <= cap, `held ${cache.heldBytes}`);
+  }
+  assert.ok(cache.size < fonts.length, 'some fonts were evicted');
+  assert.ok(budget.peakHeld <= cap);
+  // each font charges its map and the per-code caches it may grow: more than a tiny cache can hold
+  const tiny = new FontCache(R, budget, 64 * 1024);
+  assert.throws(() => tiny.get(fonts[0]), (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit');
+  assert.throws(() => tiny.get(fonts[0]), (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit');
+  assert.equal(budget.exhausted?.reason, 'memory-limit');
+});
+
+test('a full-range cidrange or bfrange above 0xFFFF in a ToUnicode map stays one range', () => {
+  const cm = str(`${cmapHead}1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange
+1 begincidrange <00000000> <FFFFFFFF> 0 endcidrange
+1 beginbfrange <00010000> <FFFFFFFF> <4E00> endbfrange
+1 beginbfchar <00020000> <0041> endbfchar${cmapTail}`);
+  const parsed = parseCMap(cm);
+  assert.ok(cmapBytes(parsed) < 1 << 16, `bytes ${cmapBytes(parsed)}`);
+  const m = toUnicodeMap(parsed);
+  assert.ok(m);
+  assert.equal(m.get(0x41), 1); // cid range: code 0x41 → U+0041
+  assert.equal(m.get(0), -1); // U+0000 maps nothing
+  assert.equal(m.get(0x10000), 1); // the bfrange (wins over the cid range)
+  assert.equal(m.get(0x20000), 1); // bfchar
+  assert.equal(m.get(0x10000 + 0xe000 - 0x4e00), 1 | (1 << 8)); // the range reaches private use: bad
+});
+
+/** bfchar lines mapping single-byte codes to `target(code)` */
+function bfchars(codes: number[], target: (c: number) => number, width = 2): string {
+  return `${codes.length} beginbfchar\n${codes.map((c) => `<${c.toString(16).padStart(width, '0')}> <${target(c).toString(16).padStart(4, '0')}>`).join('\n')}\nendbfchar`;
+}
+const LETTERS = Array.from('Thequickbrownfox', (c) => c.charCodeAt(0));
+
+test('a ToUnicode map that byte-swaps ASCII (U+4100 for A) makes those codes undecodable', () => {
+  const swapped = stream(`${cmapHead}${bfchars([...new Set(LETTERS)], (c) => c << 8)}${cmapTail}`);
+  const font = d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'Arial', Encoding: 'WinAnsiEncoding', ToUnicode: swapped });
+  const f = loadFont(font, R);
+  assert.match(f.warning ?? '', /byte-swapped/);
+  // 'T' 'h' 'e' from the map are bad; 'Z' is not in the map and decodes through WinAnsi
+  assert.deepEqual(pick(tally(font, str('TheZ'))), { chars: 4, bad: 3, spaceCodes: 0 });
+  // the same on a composite font's 2-byte codes
+  const t0 = type0('Identity-H', {}, { ToUnicode: stream(`${cmapHead}${bfchars([1, 2, 3, 4, 5, 6], (c) => (0x40 + c) << 8, 4)}${cmapTail}`) });
+  assert.deepEqual(pick(tally(t0, hex('0001 0002 0003 0004'))), { chars: 4, bad: 4, spaceCodes: 0 });
+});
+
+test('genuine maps with a few U+XX00 code points are not byte-swapped', () => {
+  // CJK: 一 (U+4E00), 且 (U+4E14)… three of eight end in 00, not most
+  const cjk = [0x4e00, 0x4e14, 0x5b57, 0x6587, 0x6f22, 0x5b00, 0x8a9e, 0x6700];
+  const t0 = type0('Identity-H', {}, { ToUnicode: stream(`${cmapHead}${bfchars([1, 2, 3, 4, 5, 6, 7, 8], (c) => cjk[c - 1], 4)}${cmapTail}`) });
+  assert.equal(loadFont(t0, R).warning, undefined);
+  assert.deepEqual(pick(tally(t0, hex('0001 0002 0003 0004 0005 0006 0007 0008'))), { chars: 8, bad: 0, spaceCodes: 0 });
+  // a map of only U+XX00 targets, but all the same high byte: not the spread a swapped text gives
+  const same = type0('Identity-H', {}, { ToUnicode: stream(`${cmapHead}${bfchars([1, 2, 3, 4, 5], () => 0x2500, 4)}${cmapTail}`) });
+  assert.deepEqual(pick(tally(same, hex('0001 0002'))), { chars: 2, bad: 0, spaceCodes: 0 });
+  // a correct Latin map
+  const latin = d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'Arial', ToUnicode: stream(`${cmapHead}${bfchars([...new Set(LETTERS)], (c) => c)}${cmapTail}`) });
+  assert.deepEqual(pick(tally(latin, str('Thequick'))), { chars: 8, bad: 0, spaceCodes: 0 });
 });
 
 test('broken dictionaries never throw and give a best-effort font', () => {

@@ -26,6 +26,8 @@ interface LazyRange {
   hi: number;
   /** the UTF-16BE destination (its last code point advances through the range) */
   target: Uint8Array;
+  /** how far the destination has advanced at `lo` (a range split at 0x10000 keeps its lower part per code) */
+  offset: number;
 }
 
 /** dense value bit: the target is one code point 0xXX00 with XX printable ASCII (a byte-swapped Latin letter) */
@@ -65,7 +67,7 @@ export class UnicodeMap {
     if (this.lazy && code >= 0x10000) {
       for (let k = this.lazy.length - 1; k >= 0; k--) {
         const r = this.lazy[k];
-        if (code >= r.lo && code <= r.hi) return targetClass(r.target, r.target.length, code - r.lo);
+        if (code >= r.lo && code <= r.hi) return targetClass(r.target, r.target.length, r.offset + (code - r.lo));
       }
     }
     if (this.cidFallback) {
@@ -105,10 +107,10 @@ export class UnicodeMap {
   }
 
   /** false when the range could not be kept (too many already): the caller marks the map truncated */
-  addLazy(lo: number, hi: number, target: Uint8Array): boolean {
+  addLazy(lo: number, hi: number, target: Uint8Array, offset: number): boolean {
     const lazy = (this.lazy ??= []);
     if (lazy.length >= MAX_LAZY_RANGES) return false;
-    lazy.push({ lo, hi, target });
+    lazy.push({ lo, hi, target, offset });
     // a range spends one unit of the map's code budget: it holds no per-code data
     this.assigned++;
     this.entries += Math.min(hi - lo + 1, 1 << 16);
@@ -548,12 +550,15 @@ export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
               const strLen = lx.strLen;
               if (strLen < 2) continue;
               const m = uniMap();
-              let count = hi - lo + 1;
-              if (lo >= 0x10000 && count > LAZY_RANGE_MIN) {
-                // codes above 0xFFFF would take a Map entry each: keep the range (a <00000000> <FFFFFFFF> one costs one)
-                if (m.assigned >= MAX_MAPPED_CODES || !m.addLazy(lo, hi, lx.str.slice(0, strLen & ~1))) out.truncated = true;
-                continue;
+              const lazyLo = Math.max(lo, 0x10000);
+              const lazy = hi - lazyLo + 1 > LAZY_RANGE_MIN;
+              if (lazy) {
+                // codes above 0xFFFF would take a Map entry each: keep that part as a range (a <00000000> <FFFFFFFF>
+                // one costs one), and only the codes below 0x10000 go into the table
+                if (m.assigned >= MAX_MAPPED_CODES || !m.addLazy(lazyLo, hi, lx.str.slice(0, strLen & ~1), lazyLo - lo)) out.truncated = true;
+                if (lo >= 0x10000) continue;
               }
+              let count = (lazy ? lazyLo - 1 : hi) - lo + 1;
               // the last code point advances through the range
               const room = MAX_MAPPED_CODES - m.assigned;
               if (count > room) {

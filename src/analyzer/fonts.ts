@@ -818,6 +818,11 @@ class WidthTable {
 
 /** 3- and 4-byte codes whose class is cached (each a Map entry in two Maps) */
 const MAX_BIG_CACHED = 4096;
+/**
+ * 256-code pages of 2-byte codes cached per font (3 KB each). Codes past them are looked up each time they are
+ * shown, a little slower; a subset font's codes rarely spread over more.
+ */
+const MAX_CODE_PAGES = 96;
 
 class CompositeFont implements LoadedFont {
   decoding: FontEvidence['decoding'] = 'none';
@@ -854,6 +859,7 @@ class CompositeFont implements LoadedFont {
   private wPages: (Float64Array | undefined)[] = new Array(256);
   private bigCls = new Map<number, number>();
   private bigW = new Map<number, number>();
+  private pagesHeld = 0;
   /** advance of the code last looked up */
   private lastWidth = 0;
 
@@ -896,7 +902,7 @@ class CompositeFont implements LoadedFont {
       for (let k = 0; k < this.lo2.length; k++) for (let p = this.lo2[k] >> 8; p <= this.hi2[k] >> 8 && p < 256; p++) seen[p] = 1;
       for (let p = 0; p < 256; p++) pages += seen[p];
     }
-    n += pages * (256 * 4 + 256 * 8 + 64);
+    n += Math.min(pages, MAX_CODE_PAGES) * (256 * 4 + 256 * 8 + 64);
     if (this.lo3.length + this.lo4.length > 0) n += MAX_BIG_CACHED * 2 * 80;
     return n;
   }
@@ -1028,12 +1034,15 @@ class CompositeFont implements LoadedFont {
     } else if (len === 2) {
       const p = code >> 8;
       let page = this.clsPages[p];
-      if (!page) {
+      if (!page && this.pagesHeld < MAX_CODE_PAGES) {
+        this.pagesHeld++;
         page = this.clsPages[p] = new Int32Array(256).fill(-1);
         this.wPages[p] = new Float64Array(256);
       }
-      page[code & 0xff] = cls;
-      this.wPages[p]![code & 0xff] = w;
+      if (page) {
+        page[code & 0xff] = cls;
+        this.wPages[p]![code & 0xff] = w;
+      }
     } else if (this.bigCls.size < MAX_BIG_CACHED) {
       this.bigCls.set(code, cls);
       this.bigW.set(code, w);
