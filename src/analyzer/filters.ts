@@ -56,6 +56,12 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map([
 const HARD_CAP = 0x7fffffff;
 
 /**
+ * Bytes consumed (input of a decoder, output of a predictor) between two looks at the clock. Each byte costs at
+ * most a few dozen operations here, so 64 KiB is well under a millisecond, and Date.now() stays off the per-byte path.
+ */
+const CLOCK_EVERY = 64 * 1024;
+
+/**
  * Decodes `raw` through `filters` in order (names without slash; abbreviations Fl, AHx, A85, LZW, RL, DCT, CCF
  * accepted), with per-filter params (same index; missing → defaults).
  *
@@ -63,9 +69,9 @@ const HARD_CAP = 0x7fffffff;
  * - A corrupt stage keeps what it decoded and the chain continues on that; the first fault is in `error`.
  * - An image filter, Crypt or an unknown filter ends the chain: `stoppedAt` is its canonical full name
  *   (e.g. 'DCTDecode' for 'DCT') or, when unknown, the name as given; `data` is the earlier filters' output.
- * - Past `deadline` (a `Date.now()` value) decoding stops: inflate checks as its output grows, the chain between
- *   stages. A bomb under the byte cap can still cost seconds, and the caller's time budget must hold. `outOfTime` is
- *   set and `data` is what decoded.
+ * - Past `deadline` (a `Date.now()` value) decoding stops: inflate checks as its output grows and every few blocks,
+ *   the other decoders and the predictors every CLOCK_EVERY bytes of input (or of rows), the chain between stages.
+ *   `outOfTime` is set and `data` is what decoded (whole rows, for predictors).
  * Never throws. The returned data may share memory with `raw` (e.g. with no filters); treat it as read-only.
  */
 export function decodeFilters(
@@ -134,15 +140,15 @@ function finish(
 function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   switch (kind) {
     case 'flate':
-      return applyPredictor(inflate(input, cap, inputTruncated, deadline), p, cap);
+      return applyPredictor(inflate(input, cap, inputTruncated, deadline), p, cap, deadline);
     case 'lzw':
-      return applyPredictor(lzwDecode(input, cap, earlyChangeOf(p)), p, cap);
+      return applyPredictor(lzwDecode(input, cap, earlyChangeOf(p), deadline), p, cap, deadline);
     case 'hex':
-      return asciiHexDecode(input, cap);
+      return asciiHexDecode(input, cap, deadline);
     case 'a85':
-      return ascii85Decode(input, cap, inputTruncated);
+      return ascii85Decode(input, cap, inputTruncated, deadline);
     case 'rl':
-      return runLengthDecode(input, cap, inputTruncated);
+      return runLengthDecode(input, cap, inputTruncated, deadline);
   }
 }
 
@@ -193,7 +199,7 @@ function inflateFrom(input: Uint8Array, start: number, cap: number, inputTruncat
 // ---------------------------------------------------------------------------------------------------------------
 // Predictors (after FlateDecode and LZWDecode)
 
-function applyPredictor(r: StageResult, p: FilterParams | undefined, cap: number): StageResult {
+function applyPredictor(r: StageResult, p: FilterParams | undefined, cap: number, deadline: number): StageResult {
   if (p === undefined) return r;
   const predictor = intParam(p.predictor, 1);
   if (predictor === 1) return r;
@@ -208,8 +214,11 @@ function applyPredictor(r: StageResult, p: FilterParams | undefined, cap: number
   if (fault !== undefined) return { data: r.data, truncated: r.truncated, error: r.error ?? fault };
   // Computed in floating point: columns may be huge, rows are then simply one partial row.
   const rowBytes = Math.ceil((colors * bpc * columns) / 8);
-  const out = predictor === 2 ? tiffPredictor(r.data, colors, bpc, columns, rowBytes) : pngPredictor(r.data, colors, bpc, rowBytes, cap);
-  return { data: out.data, truncated: r.truncated || out.truncated, error: r.error ?? out.error };
+  const out = predictor === 2 ? tiffPredictor(r.data, colors, bpc, columns, rowBytes, deadline) : pngPredictor(r.data, colors, bpc, rowBytes, cap, deadline);
+  const res: StageResult = { data: out.data, truncated: r.truncated || out.truncated, error: r.error ?? out.error };
+  // Rows of a stage cut by the clock are still predicted: raw rows are no data; the predictor stops soon after.
+  if (r.outOfTime || out.outOfTime) res.outOfTime = true;
+  return res;
 }
 
 function intParam(v: unknown, dflt: number): number {
@@ -217,7 +226,7 @@ function intParam(v: unknown, dflt: number): number {
 }
 
 /** PNG filtering: every row starts with a tag byte (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth). */
-function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: number, cap: number): StageResult {
+function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: number, cap: number, deadline: number): StageResult {
   const bpp = Math.max(1, Math.ceil((colors * bpc) / 8));
   const stride = rowBytes + 1;
   const fullRows = Math.floor(src.length / stride);
@@ -229,7 +238,12 @@ function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: nu
   let error: string | undefined;
   let o = 0;
   let s = 0;
+  let clockAt = CLOCK_EVERY;
   while (o < n) {
+    if (o >= clockAt) {
+      clockAt = o + CLOCK_EVERY;
+      if (Date.now() > deadline) return { data: out.subarray(0, o), truncated: false, outOfTime: true };
+    }
     const tag = src[s++];
     const rowStart = o;
     const rowEnd = Math.min(n, o + rowBytes);
@@ -295,12 +309,18 @@ function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: nu
 }
 
 /** TIFF predictor 2: each sample is stored as the difference to the same component of the pixel on its left. */
-function tiffPredictor(src: Uint8Array, colors: number, bpc: number, columns: number, rowBytes: number): StageResult {
+function tiffPredictor(src: Uint8Array, colors: number, bpc: number, columns: number, rowBytes: number, deadline: number): StageResult {
   // Output has the input's length, so the cap (already applied to the input) holds.
   const out = new Uint8Array(src);
   const len = out.length;
   const acc = bpc < 8 ? new Uint16Array(colors) : undefined;
+  let clockAt = CLOCK_EVERY;
   for (let rowStart = 0; rowStart < len; rowStart += rowBytes) {
+    if (rowStart >= clockAt) {
+      clockAt = rowStart + CLOCK_EVERY;
+      // Rows from here on are still differences: only the rows done are data.
+      if (Date.now() > deadline) return { data: out.subarray(0, rowStart), truncated: false, outOfTime: true };
+    }
     const rowEnd = Math.min(len, rowStart + rowBytes);
     if (bpc === 8) {
       for (let i = rowStart + colors; i < rowEnd; i++) out[i] = (out[i] + out[i - colors]) & 0xff;
@@ -346,7 +366,7 @@ function tiffSubByteRow(
 // ---------------------------------------------------------------------------------------------------------------
 // LZWDecode
 
-function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResult {
+function lzwDecode(src: Uint8Array, cap: number, earlyChange: number, deadline: number): StageResult {
   const prefix = new Uint16Array(4096);
   const suffix = new Uint8Array(4096);
   const first = new Uint8Array(4096);
@@ -367,7 +387,16 @@ function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResu
   const n = src.length;
   let error: string | undefined;
   let truncated = false;
+  let outOfTime = false;
+  let clockAt = CLOCK_EVERY;
   for (;;) {
+    if (s >= clockAt) {
+      clockAt = s + CLOCK_EVERY;
+      if (Date.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
+    }
     while (bitCount < width && s < n) {
       bitBuf = ((bitBuf << 8) | src[s++]) & 0xffffff;
       bitCount += 8;
@@ -429,6 +458,7 @@ function lzwDecode(src: Uint8Array, cap: number, earlyChange: number): StageResu
   }
   const res: StageResult = { data: trimmed(out, o), truncated };
   if (error !== undefined) res.error = error;
+  if (outOfTime) res.outOfTime = true;
   return res;
 }
 
@@ -458,7 +488,7 @@ function hexValue(c: number): number {
   return -1;
 }
 
-function asciiHexDecode(src: Uint8Array, cap: number): StageResult {
+function asciiHexDecode(src: Uint8Array, cap: number, deadline: number): StageResult {
   const n = src.length;
   const outLen = Math.min(cap, (n + 1) >> 1);
   const out = new Uint8Array(outLen);
@@ -466,8 +496,17 @@ function asciiHexDecode(src: Uint8Array, cap: number): StageResult {
   let hi = -1;
   let error: string | undefined;
   let truncated = false;
+  let outOfTime = false;
+  let clockAt = CLOCK_EVERY;
   let s = 0;
   for (; s < n; s++) {
+    if (s >= clockAt) {
+      clockAt = s + CLOCK_EVERY;
+      if (Date.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
+    }
     const c = src[s];
     if (c === 0x3e) break; // '>' EOD
     const v = hexValue(c);
@@ -488,17 +527,18 @@ function asciiHexDecode(src: Uint8Array, cap: number): StageResult {
       hi = -1;
     }
   }
-  // An odd final digit counts as if followed by 0.
-  if (hi >= 0) {
+  // An odd final digit counts as if followed by 0 (not when the clock stopped us mid-way: the next digit exists).
+  if (hi >= 0 && !outOfTime) {
     if (o < outLen) out[o++] = hi << 4;
     else truncated = true;
   }
   const res: StageResult = { data: trimmed(out, o), truncated };
   if (error !== undefined) res.error = error;
+  if (outOfTime) res.outOfTime = true;
   return res;
 }
 
-function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   const n = src.length;
   let s = 0;
   // Tolerate the Adobe "<~" prefix some writers leave in.
@@ -511,7 +551,16 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
   let count = 0;
   let error: string | undefined;
   let truncated = false;
+  let outOfTime = false;
+  let clockAt = s + CLOCK_EVERY;
   outer: for (; s < n; s++) {
+    if (s >= clockAt) {
+      clockAt = s + CLOCK_EVERY;
+      if (Date.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
+    }
     const c = src[s];
     if (c >= 0x21 && c <= 0x75) {
       group = group * 85 + (c - 0x21);
@@ -556,8 +605,8 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
       break;
     }
   }
-  if (error !== undefined || truncated) {
-    // A group cut short by a fault is not a final group: its padded value need not match the real bytes.
+  if (error !== undefined || truncated || outOfTime) {
+    // A group cut short by a fault or the clock is not a final group: its padded value need not match the real bytes.
   } else if (count === 1) {
     if (!inputTruncated) error = 'stray final character';
   } else if (count > 1) {
@@ -579,17 +628,27 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean): S
   }
   const res: StageResult = { data: trimmed(out, o), truncated };
   if (error !== undefined) res.error = error;
+  if (outOfTime) res.outOfTime = true;
   return res;
 }
 
-function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean): StageResult {
+function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean, deadline: number): StageResult {
   const n = src.length;
   let out: Uint8Array = new Uint8Array(Math.min(cap, Math.max(1024, n * 2)));
   let o = 0;
   let s = 0;
   let error: string | undefined;
   let truncated = false;
+  let outOfTime = false;
+  let clockAt = CLOCK_EVERY;
   while (s < n) {
+    if (s >= clockAt) {
+      clockAt = s + CLOCK_EVERY;
+      if (Date.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
+    }
     const len = src[s++];
     if (len === 128) break; // EOD
     let count: number;
@@ -627,5 +686,6 @@ function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean):
   }
   const res: StageResult = { data: trimmed(out, o), truncated };
   if (error !== undefined) res.error = error;
+  if (outOfTime) res.outOfTime = true;
   return res;
 }

@@ -1,6 +1,6 @@
 /**
  * DEFLATE decoding (RFC 1951) written for hostile input: output stops exactly at a byte cap, the clock is checked as
- * output grows, and a fault keeps everything decoded before it. A general-purpose inflater gives none of these
+ * output grows and every few blocks, and a fault keeps everything decoded before it. A general-purpose inflater gives none of these
  * without replaying the stream: streaming APIs drop the output of a chunk that throws and cannot stop at a cap, and
  * the resizing ones make room for 128 KB at every block, which dominated on files of many small streams.
  *
@@ -116,6 +116,12 @@ export function trimmed(buf: Uint8Array, len: number): Uint8Array {
 
 /** Output is checked against the clock at most this often (bytes). */
 const CLOCK_EVERY = 1 << 20;
+/**
+ * Blocks between two looks at the clock, whatever they output: a dynamic block can cost a 32 K-entry table fill
+ * and yield no byte at all (a stream of a million such blocks took 40 s when only output growth was timed). Sixteen
+ * of the costliest blocks take well under a millisecond, and a stream of tiny blocks reads the clock rarely enough.
+ */
+const CLOCK_EVERY_BLOCKS = 16;
 
 /**
  * Inflates raw DEFLATE data `input[start..]`. Never throws. At most `cap` bytes of output are produced; `truncated`
@@ -133,10 +139,12 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
   let truncated = false;
   let outOfTime = false;
   let clockAt = CLOCK_EVERY;
+  let blocksLeft = CLOCK_EVERY_BLOCKS;
 
   blocks: while (!final) {
-    if (op >= clockAt) {
+    if (op >= clockAt || --blocksLeft === 0) {
       clockAt = op + CLOCK_EVERY;
+      blocksLeft = CLOCK_EVERY_BLOCKS;
       if (Date.now() > deadline) {
         outOfTime = true;
         break;

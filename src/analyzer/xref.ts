@@ -493,7 +493,13 @@ export class XRef implements Resolver {
     if (this.objStmStarved.has(stmNum)) return undefined;
     let idx = this.objStms.get(stmNum);
     if (idx === undefined) {
-      idx = this.loadObjStm(stmNum);
+      const loaded = this.loadObjStm(stmNum);
+      if (loaded === 'too-large') {
+        this.objStmStarved.add(stmNum);
+        this.notes.push(`object stream ${stmNum} does not fit in the memory left: its objects are missing`);
+        return undefined;
+      }
+      idx = loaded;
       if (idx === null) {
         this.objStms.set(stmNum, null, OFFSET_ENTRY_BYTES);
         return undefined;
@@ -550,14 +556,23 @@ export class XRef implements Resolver {
     }
   }
 
-  private loadObjStm(stmNum: number): ObjStmIndex | null {
+  private loadObjStm(stmNum: number): ObjStmIndex | null | 'too-large' {
     const s = this.fetch(new Ref(stmNum, 0));
     if (!(s instanceof PdfStream)) return null;
     const n = this.resolve(s.dict.get('N'));
     const first = this.resolve(s.dict.get('First'));
     if (!isNumber(n) || !isNumber(first) || n < 0 || first < 0) return null;
-    const dec = this.decodeRaw(s, this.security, this.limits.maxStreamBytes, Infinity);
+    // Decoded no further than the memory account could hold (counting what this cache would give up): a stream
+    // past that is not allocated, only reported.
+    const room = Math.max(0, this.budget.maxHeldBytes - this.budget.held + this.objStms.heldBytes);
+    const cap = Math.min(this.limits.maxStreamBytes, room + 1);
+    const dec = this.decodeRaw(s, this.security, cap, Infinity);
     const data = dec.data;
+    if (dec.truncated && cap <= this.limits.maxStreamBytes && data.length > room) {
+      this.budget.tryCharge(data.length, 'object-stream'); // fails: records memory-limit
+      return 'too-large';
+    }
+    if (dec.truncated) this.notes.push(`object stream ${stmNum} decodes to more than ${this.limits.maxStreamBytes} bytes: objects past that are missing`);
     const offsets = this.readObjStmHeader(data, first, n);
     return { data, first, offsets, cost: data.length + offsets.size * OFFSET_ENTRY_BYTES };
   }
