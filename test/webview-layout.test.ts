@@ -63,6 +63,13 @@ test('fit width scales each page to the pane; landscape pages are shorter; unkno
   assert.equal(l.width, 1584 + 32); // the widest page (landscape 792 at 2×) plus the padding
 });
 
+test('sizes that are not positive finite numbers count as unknown', () => {
+  const l = new PageLayout(4, new Float32Array([Number.NaN, 792, -612, 792, Infinity, 792, 300, 400]), LETTER, CHROME);
+  l.setView({ zoom: 1, width: 800, height: 600 });
+  assert.deepEqual([1, 2, 3, 4].map((n) => l.surfaceOf(n)), [LETTER, LETTER, LETTER, { w: 300, h: 400 }]);
+  assert.equal(l.offsetOf(5), PAD_TOP + 3 * (792 + CHROME) + 400 + CHROME);
+});
+
 test('a measured page or a size from pdf.js moves the pages after it, not before', () => {
   const l = new PageLayout(1000, undefined, LETTER, CHROME);
   l.setView({ zoom: 1, width: 800, height: 600 });

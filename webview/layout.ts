@@ -36,19 +36,26 @@ const PAD_X = 16;
 const MAX_FIT_SCALE = 4;
 
 /**
- * Page tops in one Float64Array of count+1 prefix sums: offsets[i] is where page i+1 starts, offsets[count] where the
- * last one ends. A page's height is its surface (its size at the page's scale, in whole px as the DOM sizes it) plus
- * its chrome: the header, the evidence line and the gap below, estimated until the page has been in the DOM and
- * measured. Updates are lazy: a changed page marks the table stale from its index, and the next query rebuilds from
- * there, so many measurements in one frame cost one pass.
+ * Page tops as prefix sums of page heights, kept in a Fenwick tree (a binary indexed tree over a Float64Array): the
+ * top of a page is a prefix sum in O(log n), the page at an offset a binary-search descent of the tree in O(log n),
+ * and a single page's height changes in O(log n). The last point matters at 1,000,000 pages: pages are corrected one
+ * by one as they enter the DOM (measured header and evidence, pdf.js's own page size), and a flat prefix-sum array
+ * would need an O(n) pass from the changed page on for each. A page's height is its surface (its size at the page's
+ * scale, in whole px as the DOM sizes it) plus its chrome: the header, the evidence line and the gap below, estimated
+ * until measured. Heights are whole px, so every sum is exact in a double and the search never misses by rounding.
+ * A new zoom, width or default size rebuilds everything lazily, in one O(n) pass at the next query.
  */
 export class PageLayout {
   readonly count: number;
-  /** width, height at scale 1 per page, interleaved; 0 = unknown, use defaultBase */
+  /** width, height at scale 1 per page, interleaved; 0 (or anything not a positive finite number) = use defaultBase */
   private readonly base: Float32Array;
   private readonly chrome: Float32Array;
-  private readonly offsets: Float64Array;
-  private stale = 0;
+  /** each page's current height, to turn a change into a delta for the tree */
+  private readonly heights: Float64Array;
+  /** Fenwick tree, 1-based: tree[i] sums heights (i - lowbit(i), i] */
+  private readonly tree: Float64Array;
+  private readonly topBit: number;
+  private stale = true;
   private view: LayoutView = { zoom: 1, width: 800, height: 600 };
   private widest = 0;
   defaultBase: Size;
@@ -62,7 +69,11 @@ export class PageLayout {
     this.base = new Float32Array(this.count * 2);
     if (sizes) this.base.set(sizes.subarray(0, Math.min(sizes.length, this.base.length)));
     this.chrome = new Float32Array(this.count).fill(chromeEstimate);
-    this.offsets = new Float64Array(this.count + 1);
+    this.heights = new Float64Array(this.count);
+    this.tree = new Float64Array(this.count + 1);
+    let bit = 1;
+    while (bit * 2 <= this.count) bit *= 2;
+    this.topBit = bit;
     this.defaultBase = defaultBase;
   }
 
@@ -70,42 +81,49 @@ export class PageLayout {
     if (v.zoom === this.view.zoom && v.width === this.view.width && v.height === this.view.height) return;
     const scaleChanged = v.zoom !== this.view.zoom || (v.zoom === 0 && v.width !== this.view.width);
     this.view = { ...v };
-    if (scaleChanged) this.stale = 0;
+    if (scaleChanged) this.stale = true;
   }
 
   setDefaultBase(b: Size): void {
+    if (b.w === this.defaultBase.w && b.h === this.defaultBase.h) return;
     this.defaultBase = b;
-    this.stale = 0;
+    this.stale = true;
   }
 
   /** Page n's size at scale 1 (from pdf.js once it has the page, else the report's, else the default). */
   baseOf(n: number): Size {
     const w = this.base[(n - 1) * 2];
     const h = this.base[(n - 1) * 2 + 1];
-    return w > 0 && h > 0 ? { w, h } : this.defaultBase;
+    return known(w) && known(h) ? { w, h } : this.defaultBase;
   }
 
   /** Records page n's true size; returns whether its height changed. */
   setBase(n: number, b: Size): boolean {
-    if (!(n >= 1 && n <= this.count && b.w > 0 && b.h > 0)) return false;
+    if (!(n >= 1 && n <= this.count && known(b.w) && known(b.h))) return false;
     const i = (n - 1) * 2;
-    const before = this.heightOf(n);
     this.base[i] = b.w;
     this.base[i + 1] = b.h;
-    return this.touched(n, before);
+    const w = this.surfaceOf(n).w;
+    if (w > this.widest) this.widest = w;
+    return this.refresh(n);
   }
 
   /** Records page n's measured chrome height (its element's height minus its surface's); returns whether it changed. */
   setChrome(n: number, px: number): boolean {
     if (!(n >= 1 && n <= this.count && px >= 0 && Number.isFinite(px))) return false;
-    const before = this.heightOf(n);
-    this.chrome[n - 1] = px;
-    return this.touched(n, before);
+    this.chrome[n - 1] = Math.round(px);
+    return this.refresh(n);
   }
 
-  private touched(n: number, before: number): boolean {
-    if (this.heightOf(n) === before) return false;
-    if (n - 1 < this.stale) this.stale = n - 1;
+  /** Brings page n's height up to date in the tree. */
+  private refresh(n: number): boolean {
+    this.ensure();
+    const h = this.heightOf(n);
+    const d = h - this.heights[n - 1];
+    if (d === 0) return false;
+    this.heights[n - 1] = h;
+    const t = this.tree;
+    for (let i = n; i <= this.count; i += i & -i) t[i] += d;
     return true;
   }
 
@@ -127,60 +145,71 @@ export class PageLayout {
   }
 
   private ensure(): void {
-    if (this.stale >= this.count) return;
-    const o = this.offsets;
-    const b = this.base;
+    if (!this.stale) return;
+    this.stale = false;
+    const { base: b, heights, tree: t, chrome, count } = this;
     const d = this.defaultBase;
     const zoom = this.view.zoom;
     const avail = Math.max(200, this.view.width - 2 * PAD_X);
-    let i = this.stale;
-    let y = i === 0 ? PAD_TOP : o[i];
-    if (i === 0) this.widest = 0;
+    let widest = 0;
     // The inner loop of a 1,000,000-page open: plain arithmetic on typed arrays, no objects.
-    for (; i < this.count; i++) {
-      o[i] = y;
+    for (let i = 0; i < count; i++) {
       let w = b[2 * i];
       let h = b[2 * i + 1];
-      if (!(w > 0 && h > 0)) {
+      // Inline `known` (this loop runs a million times): NaN, ≤ 0 and Infinity all fail it.
+      if (!(w > 0 && w < INF && h > 0 && h < INF)) {
         w = d.w;
         h = d.h;
       }
-      const s = zoom > 0 ? zoom : Math.min(MAX_FIT_SCALE, avail / w);
-      const sw = Math.floor(w * s);
-      if (sw > this.widest) this.widest = sw;
-      y += Math.floor(h * s) + this.chrome[i];
+      const s = zoom > 0 ? zoom : min(MAX_FIT_SCALE, avail / w);
+      const sw = floor(w * s);
+      if (sw > widest) widest = sw;
+      const ht = floor(h * s) + chrome[i];
+      heights[i] = ht;
+      t[i + 1] = ht;
     }
-    o[this.count] = y;
-    this.stale = this.count;
+    // Fenwick build in O(n): each node passes its sum to its parent.
+    for (let i = 1; i <= count; i++) {
+      const j = i + (i & -i);
+      if (j <= count) t[j] += t[i];
+    }
+    this.widest = widest;
   }
 
-  /** Where page n's element starts (virtual px from the top of the document). */
-  offsetOf(n: number): number {
+  /** Sum of the heights of pages 1..k. */
+  private prefix(k: number): number {
     this.ensure();
-    return this.offsets[Math.min(Math.max(1, n), this.count + 1) - 1];
+    let sum = 0;
+    for (let i = Math.min(k, this.count); i > 0; i -= i & -i) sum += this.tree[i];
+    return sum;
+  }
+
+  /** Where page n's element starts (virtual px from the top of the document); n = count+1 is the end of the last page. */
+  offsetOf(n: number): number {
+    return PAD_TOP + this.prefix(Math.min(Math.max(1, n), this.count + 1) - 1);
   }
 
   /** The page under virtual offset y: the last page starting at or above y (1 above the first page). */
   pageAt(y: number): number {
     this.ensure();
-    const o = this.offsets;
-    let lo = 0;
-    let hi = this.count - 1;
-    let best = 0;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (o[mid] <= y) {
-        best = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
+    if (this.count === 0) return 1;
+    // Descend the tree: the most pages whose heights sum to at most y - PAD_TOP (binary search on the prefix sums).
+    let rem = y - PAD_TOP;
+    let pos = 0;
+    const t = this.tree;
+    for (let step = this.topBit; step > 0; step >>= 1) {
+      const next = pos + step;
+      if (next <= this.count && t[next] <= rem) {
+        pos = next;
+        rem -= t[next];
+      }
     }
-    return best + 1;
+    return Math.min(pos + 1, this.count);
   }
 
   /** The whole document's virtual height, with the padding above and below. */
   get total(): number {
-    this.ensure();
-    return this.offsets[this.count] + Math.round(this.view.height * PAD_BOTTOM_SHARE);
+    return this.offsetOf(this.count + 1) + Math.round(this.view.height * PAD_BOTTOM_SHARE);
   }
 
   /** The widest page surface plus the pane's padding: the spacer's width, so wide pages can be scrolled to. */
@@ -198,6 +227,15 @@ export class PageLayout {
     return { first, last };
   }
 }
+
+function known(v: number): boolean {
+  return v > 0 && v < INF;
+}
+
+// Module-level copies for the million-iteration loop: no global lookups per page (slow in some hosts, e.g. node:vm).
+const INF = Infinity;
+const floor = Math.floor;
+const min = Math.min;
 
 /**
  * Maps the scroll container's physical scrollTop onto the virtual document offset.

@@ -351,21 +351,20 @@ export function overlayHeadOf(r: OverlayReport, id: number): OverlayHead {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** Page sizes from a head as [w0, h0, w1, h1, …] (0 where unknown), read as little-endian whatever the platform. */
+/**
+ * Page sizes from a head as [w0, h0, w1, h1, …], read as little-endian whatever the platform. Values are as sent:
+ * the layout treats anything but a positive finite size as unknown.
+ */
 export function unpackSizes(sizes: Uint8Array): Float32Array {
   const n = sizes.byteLength >> 2;
-  let out: Float32Array;
+  const out = new Float32Array(n);
   if (LITTLE_ENDIAN) {
-    // One copy of the bytes (also aligning them), then the typed array reads them natively: ~10× faster than DataView.
-    out = new Float32Array(n);
+    // One copy of the bytes (which also aligns them); the typed array then reads them natively, ~10× faster than DataView.
     new Uint8Array(out.buffer).set(sizes.subarray(0, n * 4));
   } else {
-    out = new Float32Array(n);
     const view = new DataView(sizes.buffer, sizes.byteOffset, sizes.byteLength);
     for (let i = 0; i < n; i++) out[i] = view.getFloat32(i * 4, true);
   }
-  // NaN, infinities and negatives from a hostile host become "unknown".
-  for (let i = 0; i < n; i++) if (!(out[i] > 0 && out[i] < Infinity)) out[i] = 0;
   return out;
 }
 
