@@ -132,7 +132,9 @@ class El {
   get offsetHeight(): number {
     if (this.classList.contains('page')) {
       const surface = this.children.find((c): c is El => c instanceof El && c.classList.contains('surface'));
-      return Math.round(parseFloat(surface?.style.height ?? '0')) + CHROME;
+      // Each evidence note is one more line of 18 px under the page (main.css), beyond the layout's estimate.
+      const notes = all(this, (e) => e.classList.contains('note')).length;
+      return Math.round(parseFloat(surface?.style.height ?? '0')) + CHROME + 18 * notes;
     }
     return 0;
   }
@@ -225,8 +227,9 @@ function fakePdf(numPages: number) {
   return { getDocument: () => ({ promise: Promise.resolve(doc), destroy: async () => {}, onPassword: null }) };
 }
 
-function overlay(n: number, boxes: number): PageOverlay {
+function overlay(n: number, boxes: number, notes?: string[]): PageOverlay {
   return {
+    ...(notes ? { notes } : {}),
     page: n,
     route: 'ocr',
     reasons: ['image-only'] as PageOverlay['reasons'],
@@ -376,6 +379,27 @@ test('a 1,000,000-page document: page 1 laid out at once, a bounded DOM, evidenc
   assert.ok(w.pageEls().length <= 60);
   assert.ok(w.posted.some((m) => m.type === 'pageChanged' && m.page === 500_000));
   assert.ok(all(w.root, (e) => e.classList.contains('page-link') && e.classList.contains('current'))[0]?.dataset.page === '500000', 'the list marks the page');
+
+  // Evidence with notes makes pages taller than estimated, above and below the page read: it stays where it is.
+  const around = Array.from({ length: 21 }, (_, i) => overlay(499_990 + i, 0, ['a note', 'another note']));
+  w.send({ type: 'pages', report: 5, pages: around });
+  await w.settle();
+  assert.equal(all(w.pageEl(499_999)!, (e) => e.classList.contains('note')).length, 2, 'notes drawn above the page read');
+  near(w.screenTop(500_000), 8);
+  near(w.screenTop(500_001) - w.screenTop(500_000), Math.floor(792 * (968 / 612)) + CHROME + 36);
+
+  // Zoom keeps the page being read.
+  const zoom = all(w.root, (e) => e.classList.contains('zoom'))[0];
+  zoom.value = '0.5';
+  zoom.dispatch('change');
+  await w.settle();
+  assert.equal(input.value, '500000');
+  assert.ok(Math.abs(w.screenTop(500_000) - 8) < 1, `page 500000 at ${w.screenTop(500_000)} after zooming out`);
+  assert.equal(parseFloat(all(w.pageEl(500_000)!, (e) => e.classList.contains('surface'))[0].style.width), 306);
+  zoom.value = '0';
+  zoom.dispatch('change');
+  await w.settle();
+  near(w.screenTop(500_000), 8);
 
   // A wheel notch: the content moves by as much as the scroll position, not by the scaled amount.
   w.pagesEl().scrollTop += 100;

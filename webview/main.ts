@@ -226,13 +226,19 @@ const list = new VScroll(pageList, listSpace, () => updateList());
  * pdf.js, zoom, a resize, a new report), so the page being read does not move. Captured before the first change of a
  * frame, applied at the next update.
  */
-let pendingAnchor: { page: number; frac: number; dy: number } | null = null;
+let pendingAnchor: { page: number; delta: number; frac: number; scaled: boolean; dy: number } | null = null;
 
-function captureAnchor(): void {
+/**
+ * @param scaled the whole page changes size (zoom, width): keep the same fraction of it in view. Otherwise a page's
+ * header or evidence changed, or one page's size: keep the same pixel offset into the anchored page.
+ */
+function captureAnchor(scaled = false): void {
   if (pendingAnchor || !layout || layout.count === 0) return;
   const y = pages.map.y;
-  const page = layout.pageAt(y);
-  pendingAnchor = { page, frac: (y - layout.offsetOf(page)) / Math.max(1, layout.heightOf(page)), dy: 0 };
+  // The page being read (as currentPage() picks it), not a page whose last pixels show at the very top.
+  const page = layout.pageAt(y + pagesEl.clientHeight / 3);
+  const delta = y - layout.offsetOf(page);
+  pendingAnchor = { page, delta, frac: delta / Math.max(1, layout.heightOf(page)), scaled, dy: 0 };
 }
 
 /** Sizes the spacer for the layout and, if heights changed, puts the anchored page back where it was on screen. */
@@ -243,7 +249,8 @@ function applyLayout(): void {
   pages.resize(layout.total, layout.width);
   // dy: what was scrolled between the capture and now (VScroll.onScroll adds it), on top of the page's new position.
   if (!a) return;
-  const y = layout.offsetOf(a.page) + a.frac * layout.heightOf(a.page) + a.dy;
+  // Above the page's top (its margin) the offset stays in pixels; inside it, a zoom keeps the same share of the page.
+  const y = layout.offsetOf(a.page) + (a.scaled && a.delta > 0 ? a.frac * layout.heightOf(a.page) : a.delta) + a.dy;
   if (Math.abs(y - pages.map.y) >= 0.5) pages.goTo(y);
 }
 
@@ -253,7 +260,7 @@ function viewOf(): { zoom: number; width: number; height: number } {
 
 function relayout(): void {
   if (!layout) return;
-  captureAnchor();
+  captureAnchor(true);
   layout.setView(viewOf());
   update();
 }
@@ -628,8 +635,8 @@ function scrollToPage(n: number, flash: boolean): void {
   pages.goTo(layout.offsetOf(page) - PAD_TOP);
   update();
   // update() may have measured nothing yet; pin the page again once the frame's measurements are in.
-  pendingAnchor = { page, frac: 0, dy: 0 };
-  pendingAnchor.frac = (pages.map.y - layout.offsetOf(page)) / Math.max(1, layout.heightOf(page));
+  const delta = pages.map.y - layout.offsetOf(page);
+  pendingAnchor = { page, delta, frac: delta / Math.max(1, layout.heightOf(page)), scaled: false, dy: 0 };
   pages.schedule();
   const s = slots.get(page);
   if (flash && s) {
