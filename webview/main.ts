@@ -444,7 +444,8 @@ function drawOverlay(s: Slot): void {
     append(s.evidence, h('span', { class: 'pending' }, '…'));
     return;
   }
-  append(s.head, h('span', { class: 'reasons' }, o.reasons.join(', ')));
+  // The header is one line (its height is in the layout's estimate): long reasons are cut, and in full in the tooltip.
+  append(s.head, h('span', { class: 'reasons', title: o.reasons.join(', ') }, o.reasons.join(', ')));
   append(
     s.evidence,
     `${o.visibleChars} visible chars · ${o.invisibleChars} invisible · ${percent(o.imageCoverage)} image in ${o.imageCount} image${o.imageCount === 1 ? '' : 's'} · ${o.vectorOps} vector ops · ${o.fonts} font${o.fonts === 1 ? '' : 's'}`,

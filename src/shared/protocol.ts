@@ -334,10 +334,11 @@ export function overlayHeadOf(r: OverlayReport, id: number): OverlayHead {
   const sizes = new Uint8Array(pageCount * 8);
   const view = new DataView(sizes.buffer);
   const routes = new Uint8Array(pageCount).fill(NO_ROUTE);
+  const routeIndex = new Map(PAGE_ROUTES.map((x, i) => [x, i]));
   for (const p of r.pages) {
     if (!isPageNumber(p.page, pageCount)) continue;
     const i = p.page - 1;
-    routes[i] = PAGE_ROUTES.indexOf(p.route);
+    routes[i] = routeIndex.get(p.route) ?? NO_ROUTE;
     const size = pageSizeOf(p);
     if (size) {
       view.setFloat32(i * 8, size.w, true);
