@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   chunkPageOverlays,
+  evidenceMessages,
   MAX_BOXES_PER_PAGE,
   NO_ROUTE,
   overlayHeadOf,
@@ -176,6 +177,22 @@ test('evidence messages are capped: pages and boxes per message, whole pages, no
   assert.equal(chunks.flat().at(-1)!.imageBoxes.length, MAX_BOXES_PER_PAGE);
   // 3×32 one-box pages; pages 97–103 (4 + 3×500 boxes); 104 would make 2,004 boxes, so 104–106 start a new message.
   assert.deepEqual(chunks.map((c) => c.length), [32, 32, 32, 7, 3]);
+});
+
+test("the host's answer to needPages: the pages asked for, in capped messages, in order or not", () => {
+  const ordered = Array.from({ length: 300 }, (_, i) => overlay(i + 1, i % 3 === 0 ? 500 : 0));
+  const msgs = evidenceMessages(ordered, 9, 10, 137);
+  assert.ok(msgs.every((m) => m.type === 'pages' && m.report === 9));
+  assert.deepEqual(msgs.flatMap((m) => m.pages.map((p) => p.page)), Array.from({ length: 128 }, (_, i) => i + 10));
+  for (const m of msgs) assert.ok(m.pages.reduce((a, p) => a + p.imageBoxes.length, 0) <= PREVIEW_MAX_BOXES_PER_MESSAGE);
+  // A report without some pages and out of order (pdf.js may count pages the analyzer never reached).
+  const shuffled = [overlay(5, 0), overlay(2, 0), overlay(9, 0), overlay(1, 0)];
+  let built = 0;
+  let map: Map<number, number> | undefined;
+  const index = () => (map ??= (built++, new Map(shuffled.map((p, i) => [p.page, i]))));
+  assert.deepEqual(evidenceMessages(shuffled, 1, 1, 12, index).flatMap((m) => m.pages.map((p) => p.page)), [1, 2, 5, 9]);
+  assert.equal(built, 1, 'the index is built once');
+  assert.deepEqual(evidenceMessages(shuffled, 1, 20, 30, index), []);
 });
 
 test('an oversized evidence message is cut to the caps by the webview', () => {

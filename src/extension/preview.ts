@@ -5,12 +5,11 @@
  */
 import * as vscode from 'vscode';
 import {
-  chunkPageOverlays,
+  evidenceMessages,
   type HostMessage,
   type OverlayHead,
   type OverlayReport,
   overlayHeadOf,
-  type PageOverlay,
   parseWebviewMessage,
   parseWebviewState,
   type WebviewAssets,
@@ -224,7 +223,6 @@ class PreviewPanel implements vscode.Disposable {
         return;
       }
       const bytes = plainBytes(await vscode.workspace.fs.readFile(this.uri));
-      const entry = this.manager.store.get(this.key);
       const msg: HostMessage = { type: 'load', fileName: basename(this.uri.path), uri: this.key, bytes, assets: this.assets() };
       const head = this.head();
       if (head) msg.report = head;
@@ -268,19 +266,8 @@ class PreviewPanel implements vscode.Disposable {
   private sendPages(id: number, from: number, to: number): void {
     const sent = this.sent;
     if (!sent || sent.id !== id) return;
-    const pages = sent.overlay.pages;
-    const at = (n: number): PageOverlay | undefined => {
-      if (pages[n - 1]?.page === n) return pages[n - 1];
-      sent.index ??= new Map(pages.map((p, i) => [p.page, i]));
-      const i = sent.index.get(n);
-      return i === undefined ? undefined : pages[i];
-    };
-    const found: PageOverlay[] = [];
-    for (let n = from; n <= to; n++) {
-      const p = at(n);
-      if (p) found.push(p);
-    }
-    for (const chunk of chunkPageOverlays(found)) this.post({ type: 'pages', report: id, pages: chunk });
+    const index = () => (sent.index ??= new Map(sent.overlay.pages.map((p, i) => [p.page, i])));
+    for (const m of evidenceMessages(sent.overlay.pages, id, from, to, index)) this.post(m);
   }
 
   scrollTo(page: number): void {

@@ -395,3 +395,27 @@ export function chunkPageOverlays(pages: readonly PageOverlay[], maxPages = PREV
   if (cur.length) chunks.push(cur);
   return chunks;
 }
+
+/**
+ * The host's answer to a 'needPages' request: the evidence of pages from..to of the report sent under `id`, split
+ * by chunkPageOverlays. Reports list pages in order (page n at index n-1), which is looked up directly; any other order
+ * goes through `index` (built once by the caller's first request and kept with the report).
+ */
+export function evidenceMessages(
+  pages: readonly PageOverlay[],
+  id: number,
+  from: number,
+  to: number,
+  index?: () => Map<number, number>,
+): Extract<HostMessage, { type: 'pages' }>[] {
+  const found: PageOverlay[] = [];
+  for (let n = Math.max(1, from); n <= to; n++) {
+    let p: PageOverlay | undefined = pages[n - 1];
+    if (p?.page !== n) {
+      const i = (index ?? (() => new Map(pages.map((x, j) => [x.page, j]))))().get(n);
+      p = i === undefined ? undefined : pages[i];
+    }
+    if (p) found.push(p);
+  }
+  return chunkPageOverlays(found).map((chunk) => ({ type: 'pages', report: id, pages: chunk }));
+}
