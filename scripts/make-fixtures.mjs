@@ -803,16 +803,20 @@ save(
     const font = pdf.add(HELVETICA);
     const text = textBlock(PARAGRAPH, { mode: 7 });
     const image = `q ${FULL_PAGE} /Im1 Do Q\n`;
+    // a form that paints the image, for the clip inherited by a form
+    const form = pdf.addStream(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Im1 ${r(im)} >> >>`, image);
     let content;
     if (order === 'through') content = `q\n${text}${image}Q\n`;
     else if (order === 'before') content = image + text;
-    else content = `q\n${text}Q\n${image}`; // the clip is restored before the image is painted
-    return page(pdf, parent, { content, resources: `/Font << /F1 ${r(font)} >> /XObject << /Im1 ${r(im)} >>` });
+    else if (order === 'after-restore') content = `q\n${text}Q\n${image}`; // the clip is restored before the image is painted
+    else if (order === 'fill') content = `q\n${text}0 0 1 rg 0 0 612 792 re f\nQ\n`;
+    else content = `q\n${text}/Fm1 Do\nQ\n`;
+    return page(pdf, parent, { content, resources: `/Font << /F1 ${r(font)} >> /XObject << /Im1 ${r(im)} /Fm1 ${r(form)} >>` });
   };
   save(
     '22-clip-text.pdf',
-    doc([clipPage('through'), clipPage('before'), clipPage('after-restore')]),
-    'paragraph in 7 Tr: p1 a full-page image painted through the clip → text (the glyphs show); p2 image painted before → ocr-layer; p3 image after Q restored the clip → ocr-layer',
+    doc([clipPage('through'), clipPage('before'), clipPage('after-restore'), clipPage('fill'), clipPage('form')]),
+    'paragraph in 7 Tr: p1 a full-page image painted through the clip → text (the glyphs show); p2 image painted before → ocr-layer; p3 image after Q restored the clip → ocr-layer; p4 a blue rectangle filled through the clip → text; p5 a form painting the image through the clip → text',
   );
 }
 

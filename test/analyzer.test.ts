@@ -369,12 +369,14 @@ describe('invisible and hidden text', () => {
 });
 
 describe('clip-mode text and byte-swapped ToUnicode', () => {
-  test('22 7 Tr text: an image painted through the clip shows it (text); painted before or after Q it stays an OCR layer', () => {
+  test('22 7 Tr text: an image, a fill or a form painted through the clip shows it (text); painted before or after Q it stays an OCR layer', () => {
     const rep = analyze('22-clip-text.pdf');
-    const p1 = pageOf(rep, 1);
-    expectRoute(p1, 'text', 'text-layer');
-    assert.equal(p1.evidence.visibleChars, PARAGRAPH_CHARS);
-    assert.equal(p1.evidence.invisibleChars, 0);
+    for (const n of [1, 4, 5]) {
+      const p = pageOf(rep, n);
+      expectRoute(p, 'text', 'text-layer');
+      assert.equal(p.evidence.visibleChars, PARAGRAPH_CHARS, describePage(p));
+      assert.equal(p.evidence.invisibleChars, 0, describePage(p));
+    }
     for (const n of [2, 3]) {
       const p = pageOf(rep, n);
       expectRoute(p, 'ocr-layer', 'invisible-text-over-scan');

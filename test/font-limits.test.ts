@@ -118,3 +118,15 @@ test('fonts held for a document stay within fontCacheBytes, whatever their ToUni
   const rep = analyzePdfSync(pdf);
   assert.equal(rep.pages[0].route, 'text', JSON.stringify(rep.pages[0].reasons));
 });
+
+test('a font that cannot be held even alone in the font cache makes its page unknown with memory-limit', () => {
+  const map = () => '1 begincodespacerange <0000> <FFFF> endcodespacerange\n1 beginbfrange <0000> <FFFF> <0000> endbfrange';
+  const pdf = manyFontsPdf(3, map, 'Type0', true);
+  const rep = analyzePdfSync(pdf, { fontCacheBytes: 64 * 1024 });
+  const p = rep.pages[0];
+  assert.equal(p.route, 'unknown', JSON.stringify(p));
+  assert.ok(p.reasons.includes('memory-limit'), JSON.stringify(p.reasons));
+  assert.deepEqual(rep.limit, { reason: 'memory-limit', stage: 'fonts' });
+  // the same file with the default cache is plain text
+  assert.equal(analyzePdfSync(pdf).pages[0].route, 'text');
+});
