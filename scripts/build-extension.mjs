@@ -6,9 +6,11 @@
 //   dist/web/analysisWorker.js    its analysis worker (classic Web Worker, so a blob wrapper can importScripts it)
 //   dist/webview/main.js|css      the page webview (ESM module script) with pdf.js
 //   dist/webview/pdf.worker.min.mjs, cmaps/, standard_fonts/, wasm/openjpeg_nowasm_fallback.js, codicons/
+// Licence comments of bundled code are kept at the end of each bundle; the inputs of every bundle go to
+// dist/meta/extension.json, from which scripts/notices.mjs writes THIRD_PARTY_NOTICES.md (shipped in the .vsix).
 // Usage: node scripts/build-extension.mjs [--dev]   (--dev: no minification, inline source maps)
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -28,10 +30,11 @@ const common = {
   sourcemap: dev ? 'inline' : false,
   target: 'es2022',
   logLevel: 'warning',
-  legalComments: 'none',
+  legalComments: 'eof',
+  metafile: true,
 };
 
-await Promise.all([
+const results = await Promise.all([
   build({ ...common, entryPoints: ['src/extension/node.ts'], outfile: 'dist/extension.cjs', format: 'cjs', platform: 'node', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/extension/worker/nodeWorker.ts'], outfile: 'dist/analysisWorker.cjs', format: 'cjs', platform: 'node' }),
   build({
@@ -53,9 +56,17 @@ await Promise.all([
     // pdf.js keeps node-only branches behind isNodeJS; they are never taken in a webview.
     external: ['fs', 'http', 'https', 'url', 'canvas', 'path', 'module', 'zlib', 'stream'],
     logOverride: { 'unsupported-dynamic-import': 'silent' },
+    // pdf.js marks its licence with @licstart, which esbuild does not keep as a legal comment.
+    footer: { js: '/*! Includes pdf.js (pdfjs-dist), Copyright Mozilla Foundation, Apache License 2.0: see LICENSE.pdfjs and THIRD_PARTY_NOTICES.md */' },
   }),
   build({ ...common, entryPoints: ['webview/main.css'], outfile: 'dist/webview/main.css', loader: { '.css': 'css' } }),
 ]);
+
+// One metafile for all the extension's bundles: which third-party files went in (scripts/notices.mjs reads it).
+const inputs = {};
+for (const r of results) Object.assign(inputs, r.metafile.inputs);
+mkdirSync('dist/meta', { recursive: true });
+writeFileSync('dist/meta/extension.json', JSON.stringify({ inputs }));
 
 copyFileSync(join(pdfjsRoot, 'build/pdf.worker.min.mjs'), 'dist/webview/pdf.worker.min.mjs');
 cpSync(join(pdfjsRoot, 'cmaps'), 'dist/webview/cmaps', { recursive: true });
