@@ -50,3 +50,18 @@ test('hex strings, names with #xx escapes, numbers, keywords', () => {
   // short operators and names come from a table: the same object each time
   assert.equal(tokens('re re')[0], tokens('re')[0]);
 });
+
+test('a bounded indexOf finds only what lies within its window, and costs the window, not the rest of the buffer', () => {
+  const b = bytes('xx endstream yy endstream');
+  assert.equal(Lexer.indexOf(b, 'endstream', 0), 3);
+  assert.equal(Lexer.indexOf(b, 'endstream', 4), 16);
+  assert.equal(Lexer.indexOf(b, 'endstream', 4, 24), -1, 'a match that ends past the window is not found');
+  assert.equal(Lexer.indexOf(b, 'endstream', 4, 25), 16);
+  assert.equal(Lexer.indexOf(b, 'endstream', 20, 10), -1);
+  // 16 MiB without the needle's first byte: every one of 1,000 bounded looks searched on to the end of the buffer
+  // (about 14 s) before the window bounded the native search too.
+  const big = new Uint8Array(16 * 1024 * 1024);
+  const t = Date.now();
+  for (let i = 0; i < 1000; i++) assert.equal(Lexer.indexOf(big, 'endstream', i * 64, i * 64 + 64), -1);
+  assert.ok(Date.now() - t < 2000, `took ${Date.now() - t} ms`);
+});
