@@ -214,7 +214,15 @@ function fallbackFont(dict: PdfDict): LoadedFont {
 function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget): ParsedCMap {
   const dec = r.decodeStream(s, CMAP_MAX_BYTES);
   if (dec.outOfTime) budget.checkTime('cmap');
-  const parsed = parseCMap(dec.data, budget);
+  // the decoded text is held while it is parsed (up to CMAP_MAX_BYTES): charged for that long
+  const held = dec.data.length;
+  if (!budget.tryCharge(held, 'cmap')) throw new BudgetExhausted('memory-limit', 'cmap');
+  let parsed: ParsedCMap;
+  try {
+    parsed = parseCMap(dec.data, budget);
+  } finally {
+    budget.release(held);
+  }
   if (dec.truncated || dec.error || dec.outOfTime) parsed.truncated = true;
   const wmode = s.dict.get('WMode');
   if (wmode === 1) parsed.wmode = 1;
