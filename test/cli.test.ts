@@ -345,6 +345,29 @@ test('pool: a worker reporting memory past the bound is replaced, its result kep
   p3.dispose();
 });
 
+test('pool: workers that die before saying hello hand their files, bytes intact, to the fallback', async () => {
+  const dead = (): AnalysisWorker => {
+    let onErr: (e: unknown) => void = () => {};
+    return {
+      postMessage: () => setTimeout(() => onErr(new Error('Unknown file extension ".ts"')), 1),
+      onMessage: () => {},
+      onError: (cb) => (onErr = cb),
+      terminate: () => {},
+    };
+  };
+  const fallback = scripted((req, post) => setTimeout(() => post({ type: 'result', id: req.id, report: failureReport('damaged', `len ${(req as unknown as { bytes: Uint8Array }).bytes.byteLength}`) }), 1));
+  const logs: string[] = [];
+  const pool = new AnalysisPool(dead, 3, fallback.factory, { log: (m) => logs.push(m) });
+  const outs = await Promise.all([1, 2, 3].map((n) => pool.analyzeDetailed(new Uint8Array(n * 10), {})));
+  assert.deepEqual(
+    outs.map((o) => (o.kind === 'report' ? o.report.error?.message : o.kind)),
+    ['len 10', 'len 20', 'len 30'],
+  );
+  assert.equal(pool.inProcess, true);
+  assert.equal(logs.filter((l) => /failed to start/.test(l)).length, 1);
+  pool.dispose();
+});
+
 test('pool: the extension\'s module re-exports the shared pool', async () => {
   const ext = await import('../src/extension/analysisPool');
   assert.equal(ext.AnalysisPool, AnalysisPool);

@@ -134,7 +134,8 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Rea
       if (!fst.isFile()) return { ok: false, reason: 'not-regular-file', message: `not a regular file (${kindOf(fst)})` };
       if (fst.size > maxBytes) return tooLarge(fst.size, maxBytes);
       // The file may change while it is read: read what stat() promised, then keep going (bounded) until EOF.
-      let buf = new Uint8Array(fst.size);
+      // Unzeroed and not from Node's shared pool: the pool hands this buffer to the worker without a copy.
+      let buf: Uint8Array = Buffer.allocUnsafeSlow(fst.size);
       let len = 0;
       for (;;) {
         if (len === buf.length) {

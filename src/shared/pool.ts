@@ -62,6 +62,8 @@ interface Slot {
   ready: boolean;
   task?: Task;
   timer?: ReturnType<typeof setTimeout>;
+  /** the worker came from the fallback factory */
+  fallback?: boolean;
 }
 
 export interface PoolOptions {
@@ -222,6 +224,7 @@ export class AnalysisPool {
       return this.spawn(slot);
     }
     slot.worker = w;
+    slot.fallback = this.broken;
     slot.ready = false;
     w.onMessage((m) => this.onMessage(slot, w, m));
     w.onError((e) => this.onError(slot, w, e));
@@ -229,7 +232,7 @@ export class AnalysisPool {
   }
 
   private markBroken(why: string): void {
-    this.log(`${why}; analysing on the extension host instead`);
+    this.log(`${why}; analysing in process instead`);
     this.broken = true;
     for (const s of this.slots) {
       if (!s.task) {
@@ -254,10 +257,13 @@ export class AnalysisPool {
         report: failureReport('budget-exceeded', `analysis did not finish within ${Math.round(limit / 1000)} s and was stopped`, Date.now() - task.started!),
       });
     }, limit);
-    // Transfer a private copy: a Buffer from workspace.fs may be a view into a shared pool.
-    const bytes = ownBytes(task.bytes);
     try {
-      slot.worker!.postMessage({ ...task.extra, id: task.id, bytes, options: task.options }, this.broken ? undefined : [bytes.buffer as ArrayBuffer]);
+      // Transfer a private copy: a Buffer from workspace.fs may be a view into a shared pool. A worker that has not
+      // said hello yet may still fail to start, and the task is then re-run elsewhere: it gets a copy, so the task
+      // keeps its bytes (a transferred buffer is detached here).
+      const transfer = !this.broken && slot.ready;
+      const bytes = transfer ? ownBytes(task.bytes) : task.bytes.slice();
+      slot.worker!.postMessage({ ...task.extra, id: task.id, bytes, options: task.options }, transfer ? [bytes.buffer as ArrayBuffer] : undefined);
     } catch (e) {
       this.kill(slot, { kind: 'fault', fault: 'post', report: failureReport('damaged', `could not hand the file to the analysis worker: ${String(e).slice(0, 200)}`) });
     }
@@ -321,15 +327,17 @@ export class AnalysisPool {
     if (slot.worker !== w) return;
     const msg = err instanceof Error ? err.message : String(err);
     const task = slot.task;
-    if (!slot.ready && !this.broken) {
-      // The worker died before it could say hello: workers don't work here. Re-run the task in process.
+    if (!slot.ready && !slot.fallback) {
+      // The worker died before it could say hello: workers don't work here. Re-run the task in process (it was
+      // given a copy of the bytes, see run()). Several workers may fail this way; only the first switches modes.
       slot.task = undefined;
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = undefined;
       w.terminate();
       slot.worker = undefined;
       if (task) this.queue.unshift(task);
-      this.markBroken(`analysis worker failed to start: ${msg}`);
+      if (!this.broken) this.markBroken(`analysis worker failed to start: ${msg}`);
+      else this.afterTask(slot);
       return;
     }
     this.log(`analysis worker failed: ${msg}`);
