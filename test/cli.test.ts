@@ -486,6 +486,10 @@ test('process: --files-from - with -0 (find -print0), odd names escaped in the t
   assert.match(t.stdout, /line\\nbreak\.pdf: 4 pages/);
   assert.match(t.stdout, /esc\\x1b\[2Jape\.pdf: 1 page /);
   assert.doesNotMatch(t.stdout, /\x1b/);
+  const noList = run(['classify', '--files-from', `${tmp}/no-list.txt`]);
+  assert.equal(noList.code, 2);
+  assert.match(noList.stderr, /cannot read the path list .*no-list\.txt: no such file or directory/);
+  assert.equal(noList.stdout, '');
   const lines = run(['classify', '--json', '--files-from=-'], { input: `${c}\n${b}\n` });
   assert.deepEqual(jsonLines(lines.stdout).map((x) => x.file), [c, b]);
   if (process.platform !== 'win32') {
@@ -503,6 +507,15 @@ test('process: --jobs keeps input order and gives the same records', needsBuild,
   const strip = (s: string) => jsonLines(s).map((l) => ({ ...l, elapsedMs: 0 }));
   assert.ok(strip(serial.stdout).length >= 20);
   assert.deepEqual(strip(parallel.stdout), strip(serial.stdout));
+});
+
+test('process: real workers report their memory; past the bound they are replaced and the batch is unaffected', needsBuild, () => {
+  // The bound is 2 × (maxHeldBytes + --max-bytes): 8 KiB here, which any worker's heap exceeds after a file.
+  const files = ['01-text.pdf', '07-scan.pdf', '17-mixed.pdf'].map(fx);
+  const r = run(['classify', '--json', '--max-bytes', '4K', '--limit', 'maxHeldBytes=0', ...files]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(jsonLines(r.stdout).map((x) => x.file), files);
+  assert.equal((r.stderr.match(/analysis worker holds \d+ MB after a file \(bound 0 MB\); replaced/g) ?? []).length, 3);
 });
 
 test('process: table mode prints a summary on stderr, no progress on a pipe; -q silences it; an empty folder says so', needsBuild, () => {

@@ -38,7 +38,7 @@ exit status:
   0  every file got a report (a report may say "can't tell": encrypted, damaged, not a PDF)
   1  some file could not be read (missing, unreadable, not a regular file, larger than --max-bytes)
      or hit an internal error; it still has its own record and the other files were analysed
-  2  usage error (unknown option, bad value, no input)
+  2  usage error (unknown option, bad value, no input, a --files-from list that cannot be opened)
 A closed standard output (e.g. '| head') ends the run quietly with status 0.
 
 limits (--limit NAME=VALUE, VALUE a non-negative number):

@@ -4,6 +4,7 @@
  * worker is stopped by the pool's watchdog and reported, and the batch goes on. See `classify --help` for exit codes.
  */
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveOptions, type AnalyzerOptions } from '../analyzer/options';
@@ -74,6 +75,17 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
 
 async function classify(args: CliArgs, io: CliIO): Promise<number> {
   const started = Date.now();
+  if (args.filesFrom !== undefined && args.filesFrom !== '-') {
+    // Like tar -T: a list that is not there is a mistake in the command, not a file to report on.
+    const problem = await stat(args.filesFrom).then(
+      (st) => (st.isDirectory() ? 'it is a directory' : undefined),
+      (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? 'no such file or directory' : e.message),
+    );
+    if (problem) {
+      io.stderr.write(`${PROGRAM}: cannot read the path list ${escapeName(args.filesFrom)}: ${problem}\n`);
+      return 2;
+    }
+  }
   const options: Partial<AnalyzerOptions> = { ...args.limits };
   if (args.password !== undefined) options.password = args.password;
   const stamp = { analyzerVersion: versions().analyzer, optionsHash: optionsHash(options) };
