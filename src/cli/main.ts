@@ -49,8 +49,10 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
     stderrIsTTY: io.stderrIsTTY ?? process.stderr.isTTY === true,
     analyze: io.analyze,
   };
-  // A closed stderr (2>&- or a dead log reader) must not crash the run either.
+  // A closed stderr (2>&- or a dead log reader) must not crash the run, nor `--help | head` on stdout; classify's
+  // Output keeps its own account of stdout's errors.
   full.stderr.on('error', () => {});
+  full.stdout.on('error', () => {});
   const parsed = parseArgs(argv);
   switch (parsed.kind) {
     case 'help':
