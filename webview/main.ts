@@ -285,7 +285,9 @@ const measure = new ResizeObserver((entries) => {
       layout.setChrome(n, chrome);
     }
   }
-  if (pendingAnchor) pages.schedule();
+  // Now, not at the next frame: a ResizeObserver runs after layout and before paint, so corrected positions show
+  // without a frame of pages drawn at their estimated places.
+  if (pendingAnchor) update();
 });
 
 // ---- the pages in the DOM ------------------------------------------------------------------------------------------
