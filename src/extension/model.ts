@@ -6,27 +6,12 @@
 import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
 import { type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
+import { ROUTE_STYLE, type RouteStyle, percent } from '../shared/routes';
 
 export { PAGE_ROUTES };
 
-export interface RouteStyle {
-  label: string;
-  /** codicon id */
-  icon: string;
-  /** theme colour id */
-  color: string;
-  /** what the group means, for the group's tooltip */
-  meaning: string;
-}
-
-export const ROUTE_STYLE: Readonly<Record<PageRoute, RouteStyle>> = {
-  ocr: { label: 'OCR', icon: 'file-media', color: 'charts.red', meaning: 'no usable text layer: the page must go to OCR' },
-  review: { label: 'review', icon: 'eye', color: 'charts.yellow', meaning: 'borderline: little text over a large image' },
-  'ocr-layer': { label: 'OCR layer', icon: 'layers', color: 'charts.blue', meaning: 'a scan with an invisible OCR text layer' },
-  unknown: { label: 'unknown', icon: 'question', color: 'charts.orange', meaning: 'could not be analysed' },
-  blank: { label: 'blank', icon: 'circle-large', color: 'disabledForeground', meaning: 'nothing meaningful painted' },
-  text: { label: 'text', icon: 'whole-word', color: 'charts.green', meaning: 'text can be read from the file' },
-};
+// The route vocabulary's presentation lives in src/shared/routes.ts, where the webview reads it too.
+export { ROUTE_STYLE, type RouteStyle, percent };
 
 export interface Verdict {
   /** pages to send to OCR: `ocr`, plus `ocr-layer` when OCR layers are not trusted */
@@ -67,11 +52,6 @@ export function statusText(report: DocumentReport | undefined, trustOcrLayer: bo
   if (v.counts.text > 0) parts.push(`${v.counts.text} text`);
   for (const r of PAGE_ROUTES) if (r !== 'text' && v.counts[r] > 0) parts.push(`${v.counts[r]} ${ROUTE_STYLE[r].label}`);
   return `PDF: ${parts.length ? parts.join(' · ') : 'no pages'}`;
-}
-
-export function percent(share: number): string {
-  const p = share * 100;
-  return `${p > 0 && p < 1 ? p.toFixed(1) : Math.round(p)}%`;
 }
 
 /** A page item's description: visible characters and image coverage. */

@@ -1,7 +1,7 @@
 /**
  * Route presentation shared by the extension and the page webview. The webview must not import src/extension (data
  * flows analyzer -> extension -> webview, and the webview bundle must not pull host code), so the small pure helpers
- * both sides need live here. src/extension/model.ts still has its own copy and should re-export these instead.
+ * both sides need live here. src/extension/model.ts re-exports them.
  */
 import type { PageRoute } from '../analyzer/types';
 
