@@ -11,13 +11,13 @@ import { resolveOptions, type AnalyzerOptions } from '../analyzer/options';
 import { pageRanges } from '../analyzer/serialize';
 import { AnalysisPool, type AnalysisWorker, type PoolOutcome } from '../shared/pool';
 import { PROGRAM, parseArgs, type CliArgs } from './args';
-import { inputItems, readInputFile, readStdin, type InputErrorReason, type ReadResult } from './inputs';
+import { inputItems, readStdin, type InputErrorReason } from './inputs';
 import { Output } from './output';
 import { Progress, summaryLine, type Tally } from './progress';
 import { buildRecord, headOf, recordJson, renderRecord, type CliRecord, type RecordHead, type RenderMode } from './render';
 import { escapeName } from './table';
 import { versions } from './version';
-import { handle, workerLoop, type RenderRequest } from './worker';
+import { handle, workerLoop, type ReadErrorReply, type RenderRequest } from './worker';
 
 export interface CliIO {
   stdout: Writable;
@@ -113,8 +113,6 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       return pool.analyzeDetailed(bytes, opts, undefined, extra as unknown as Record<string, unknown>);
     });
 
-  // Reads are bounded to one per worker plus one ahead: --max-bytes × (jobs + 1) is the most file data held at once.
-  const readSlots = new Semaphore(args.jobs + 1);
   // Files finished out of order wait here for their turn; the window bounds how many wait.
   const window = Math.max(4, args.jobs * 4);
   const inflight: Promise<Done>[] = [];
@@ -148,12 +146,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       }
       let p: Promise<Done>;
       if (item.kind === 'error') p = Promise.resolve(failed(failureRecord(item.path, item.reason, item.message, stamp), mode));
-      else {
-        const file = item.kind === 'stdin' ? '-' : item.path;
-        await readSlots.acquire();
-        const reading = item.kind === 'stdin' ? readStdin(io.stdin, args.maxBytes) : readInputFile(item.path, args.maxBytes);
-        p = analyzeOne(file, reading, options, stamp, mode, analyze).finally(() => readSlots.release());
-      }
+      else p = analyzeOne(item.kind === 'stdin' ? undefined : item.path, io.stdin, args.maxBytes, options, stamp, mode, analyze);
       inflight.push(p);
       while (inflight.length >= window || (inflight.length > 0 && (await isSettled(inflight[0])))) await emit(await inflight.shift()!);
     }
@@ -180,31 +173,42 @@ function failed(rec: CliRecord, mode: RenderMode): Done {
   return { file: rec.file, head: headOf(rec), text: mode === 'json' ? recordJson(rec) : [], failed: true };
 }
 
-/** Reads and analyses one input; every failure becomes the file's record. Never rejects. */
+/**
+ * Analyses one input: a path, read by the worker, or standard input (path undefined), read here within maxBytes.
+ * Every failure becomes the file's record. Never rejects.
+ */
 async function analyzeOne(
-  file: string,
-  reading: Promise<ReadResult>,
+  path: string | undefined,
+  stdin: Readable,
+  maxBytes: number,
   options: Partial<AnalyzerOptions>,
   stamp: { analyzerVersion: string; optionsHash: string },
   mode: RenderMode,
   analyze: Analyze,
 ): Promise<Done> {
+  const file = path ?? '-';
   let digest: { sha256?: string; size?: number } = {};
   try {
-    const read = await reading;
-    if (!read.ok) return failed(failureRecord(file, read.reason, read.message, stamp), mode);
-    const bytes = read.bytes;
-    const size = bytes.byteLength;
-    digest = { size };
-    const outcome = await analyze(bytes, options, { render: { mode, stamp: { file, ...stamp } } });
-    const reply = (outcome.kind === 'report' ? outcome.reply : undefined) as { text?: unknown; head?: RecordHead; digest?: { sha256: string; size: number } } | undefined;
-    // Without a worker of ours (tests, the in-thread fallback) the bytes may still be here to hash.
-    digest = reply?.digest ?? (bytes.byteLength === size ? { sha256: createHash('sha256').update(bytes).digest('hex'), size } : { size });
+    // A fresh empty array per request: the pool transfers (detaches) what it is given.
+    let bytes: Uint8Array = new Uint8Array(0);
+    if (path === undefined) {
+      const read = await readStdin(stdin, maxBytes);
+      if (!read.ok) return failed(failureRecord(file, read.reason, read.message, stamp), mode);
+      bytes = read.bytes;
+      digest = { size: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+    }
+    const outcome = await analyze(bytes, options, { render: { mode, stamp: { file, ...stamp } }, ...(path !== undefined ? { path, maxBytes } : {}) });
+    const reply = (outcome.kind === 'report' ? outcome.reply : undefined) as
+      | (Partial<ReadErrorReply> & { text?: unknown; head?: RecordHead; digest?: { sha256: string; size: number } })
+      | undefined;
+    if (reply?.readError) return failed(failureRecord(file, reply.readError.reason, reply.readError.message, stamp), mode);
+    digest = reply?.digest ?? digest;
     if (outcome.kind === 'cancelled') return failed(failureRecord(file, 'internal-error', 'internal error: the analysis was cancelled', stamp, digest), mode);
     if (outcome.kind === 'fault') {
       return failed(failureRecord(file, 'internal-error', `internal error: ${outcome.report.error?.message ?? outcome.fault}`, stamp, digest), mode);
     }
     if (reply && Array.isArray(reply.text) && reply.head) return { file, head: reply.head, text: reply.text as string[], failed: false };
+    // An analysis that is not our worker's (tests) returns the bare report: render it here.
     const rec = buildRecord({ file, ...digest, ...stamp }, outcome.report);
     return { file, head: headOf(rec), text: renderRecord(rec, mode), failed: false };
   } catch (e) {
@@ -253,23 +257,6 @@ export function optionsHash(options: Partial<AnalyzerOptions>): string {
 function isSettled(p: Promise<unknown>): Promise<boolean> {
   const marker = {};
   return Promise.race([p.then(() => true, () => true), Promise.resolve(marker).then(() => false)]);
-}
-
-class Semaphore {
-  private waiting: (() => void)[] = [];
-  constructor(private free: number) {}
-  acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve();
-    }
-    return new Promise((r) => this.waiting.push(r));
-  }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
-  }
 }
 
 /** Workers run this same module (the bundle spawns itself), marked by workerData. */

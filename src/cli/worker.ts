@@ -7,16 +7,34 @@ import { createHash } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import { runRequest } from '../extension/worker/run';
+import { failureReport } from '../extension/model';
 import type { WorkerMemory } from '../shared/pool';
+import { readInputFile, type InputErrorReason } from './inputs';
 import { buildRecord, coalesce, headOf, renderRecord, type RenderMode, type Stamp } from './render';
 
-/** Fields the CLI adds to a pool request. */
+/**
+ * Fields the CLI adds to a pool request: how to render the record, and for a file (not stdin) its path, which the
+ * worker reads itself within maxBytes (the request's bytes are then empty).
+ */
 export interface RenderRequest {
   render: { mode: RenderMode; stamp: Omit<Stamp, 'sha256' | 'size'> };
+  path?: string;
+  maxBytes?: number;
+}
+
+/** A reply that says the file could not be read; the pool sees an ordinary result. */
+export interface ReadErrorReply {
+  readError: { reason: InputErrorReason; message: string };
 }
 
 export function handle(msg: unknown): unknown {
-  const render = (msg as Partial<RenderRequest> | null)?.render;
+  const req = msg as (Partial<RenderRequest> & { id?: unknown; bytes?: unknown }) | null;
+  const render = req?.render;
+  if (req && typeof req.path === 'string' && typeof req.id === 'number') {
+    const read = readInputFile(req.path, typeof req.maxBytes === 'number' ? req.maxBytes : Infinity);
+    if (!read.ok) return { type: 'result', id: req.id, report: failureReport('damaged', read.message), readError: { reason: read.reason, message: read.message } };
+    msg = { ...req, bytes: read.bytes };
+  }
   const bytes = (msg as { bytes?: unknown } | null)?.bytes;
   // Hash before analysing: the bytes are the file as read, whatever the analyzer does with them.
   const digest = render && bytes instanceof Uint8Array ? { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength } : undefined;
