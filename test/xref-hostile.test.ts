@@ -129,13 +129,15 @@ function inChild(bytes: Uint8Array, options: Partial<AnalyzerOptions>, runs = 1)
 // ---- 1. reconstruction is linear -----------------------------------------------------------------------------------
 
 describe('xref reconstruction is one linear pass', () => {
-  test('20,000 object headers with unclosed strings and no endobj: the page is found, in time', () => {
+  test('20,000 object headers with unclosed strings and no endobj: the page is found, in time', (t) => {
     // No xref, so the file is repaired; each header's string runs on to the end of the file unless the object is
     // bounded by the next header. 20,000 × ~1 MB read again and again took minutes.
     const junk: string[] = [];
     for (let i = 0; i < 20_000; i++) junk.push(`${100 + i} 0 obj\n(unclosed ${'x'.repeat(30)}\n`);
     const bytes = enc(textDocHead() + junk.join('') + 'trailer\n<< /Root 1 0 R /Size 20200 >>\n%%EOF\n');
-    const { runs, wallMs } = inChild(bytes, { timeBudgetMs: 2000 });
+    const child = inChild(bytes, { timeBudgetMs: 2000 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB`);
     const r = runs[0];
     assert.equal(r.error, undefined, JSON.stringify(r.error));
     assert.equal(r.pageCount, 1);
@@ -144,23 +146,27 @@ describe('xref reconstruction is one linear pass', () => {
     assert.ok(r.ms < 2000 + 3000, `analysis took ${r.ms} ms (wall ${wallMs} ms)`);
   });
 
-  test('20,000 stream headers without endstream or endobj: the page is found, in time', () => {
+  test('20,000 stream headers without endstream or endobj: the page is found, in time', (t) => {
     // Each stream's end was searched from its start to the end of the file.
     const junk: string[] = [];
     for (let i = 0; i < 20_000; i++) junk.push(`${100 + i} 0 obj\n<< /Length ${1_000_000 + i} >>\nstream\n${'y'.repeat(20)}\n`);
     const bytes = enc(textDocHead() + junk.join('') + 'trailer\n<< /Root 1 0 R >>\n');
-    const { runs } = inChild(bytes, { timeBudgetMs: 2000 });
+    const child = inChild(bytes, { timeBudgetMs: 2000 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB`);
     assert.equal(runs[0].pageCount, 1);
     assert.equal(runs[0].pages[0].route, 'text', JSON.stringify(runs[0]));
     assert.equal(runs[0].limit, undefined);
   });
 
-  test('5,000 unclosed trailer dictionaries: the last usable keys win, in time', () => {
+  test('5,000 unclosed trailer dictionaries: the last usable keys win, in time', (t) => {
     // Each `trailer << /Size …` without `>>` read on through every trailer after it.
-    const t: string[] = [];
-    for (let i = 0; i < 5_000; i++) t.push(`trailer\n<< /Size ${i} /Info << /Title (t${i}) ${'/K 1 '.repeat(20)}\n`);
-    const bytes = enc(textDocHead() + t.join('') + 'trailer\n<< /Root 1 0 R >>\n%%EOF\n');
-    const { runs } = inChild(bytes, { timeBudgetMs: 2000 });
+    const trailers: string[] = [];
+    for (let i = 0; i < 5_000; i++) trailers.push(`trailer\n<< /Size ${i} /Info << /Title (t${i}) ${'/K 1 '.repeat(20)}\n`);
+    const bytes = enc(textDocHead() + trailers.join('') + 'trailer\n<< /Root 1 0 R >>\n%%EOF\n');
+    const child = inChild(bytes, { timeBudgetMs: 2000 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB`);
     assert.equal(runs[0].pageCount, 1);
     assert.equal(runs[0].pages[0].route, 'text', JSON.stringify(runs[0]));
     assert.equal(runs[0].limit, undefined);
@@ -253,11 +259,13 @@ function objStmDoc(streams: number, perStream: number, decodedBytes: number): Ui
 }
 
 describe('object streams: a bounded cache, the same objects on every run', () => {
-  test('20 object streams of 16 MiB decoded each, pages alternating between them: bounded memory, every page', () => {
+  test('20 object streams of 16 MiB decoded each, pages alternating between them: bounded memory, every page', (t) => {
     // Before: every decoded object stream stayed cached for the whole document (320 MiB here).
     const bytes = objStmDoc(20, 30, 16 * 1024 * 1024);
     assert.ok(bytes.length < 1_000_000, `file is ${bytes.length} bytes`);
-    const { runs, maxRssMB } = inChild(bytes, { timeBudgetMs: 10_000, objectStreamCacheBytes: 4 * 1024 * 1024 });
+    const child = inChild(bytes, { timeBudgetMs: 10_000, objectStreamCacheBytes: 4 * 1024 * 1024 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB`);
     const r = runs[0];
     assert.equal(r.error, undefined, JSON.stringify(r));
     assert.equal(r.pageCount, 600);
@@ -377,7 +385,7 @@ describe('decoders read the clock on work that yields no output', () => {
     assert.ok(ms < 3000, `took ${ms} ms`);
   });
 
-  test('as a page content stream: unknown with budget-exceeded, within the budget and slack', () => {
+  test('as a page content stream: unknown with budget-exceeded, within the budget and slack', (t) => {
     const data = concat([new Uint8Array([0x78, 0x9c]), blocks]);
     const bytes = pdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
@@ -386,7 +394,9 @@ describe('decoders read the clock on work that yields no output', () => {
       stream('/Filter /FlateDecode', data),
       FONT,
     ]);
-    const { runs, wallMs } = inChild(bytes, { timeBudgetMs: 2000 });
+    const child = inChild(bytes, { timeBudgetMs: 2000 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB`);
     const r = runs[0];
     assert.equal(r.pageCount, 1);
     assert.equal(r.pages[0].route, 'unknown', JSON.stringify(r.pages[0]));
