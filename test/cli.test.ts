@@ -499,6 +499,25 @@ test('process: --files-from - with -0 (find -print0), odd names escaped in the t
   }
 });
 
+test('process: records come out while the path list is still being written (a slow find)', needsBuild, async () => {
+  const child = spawn(process.execPath, [cli, 'classify', '--json', '-T', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.write(fx('17-mixed.pdf') + '\n');
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no record while the list was open')), 30_000);
+    child.stdout.once('data', (d) => {
+      clearTimeout(timer);
+      resolve(String(d));
+    });
+  });
+  assert.equal(JSON.parse(first.split('\n')[0]).file, fx('17-mixed.pdf'));
+  child.stdin.end(fx('07-scan.pdf') + '\n');
+  let rest = '';
+  child.stdout.on('data', (d) => (rest += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(code, 0);
+  assert.equal(JSON.parse(rest.trim()).file, fx('07-scan.pdf'));
+});
+
 test('process: --jobs keeps input order and gives the same records', needsBuild, () => {
   const serial = run(['classify', fxDir, '--json']);
   const parallel = run(['classify', fxDir, '--json', '--jobs', '3']);

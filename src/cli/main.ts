@@ -113,13 +113,17 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       return pool.analyzeDetailed(bytes, opts, undefined, extra as unknown as Record<string, unknown>);
     });
 
-  // Files finished out of order wait here for their turn; the window bounds how many wait.
+  // Files finished out of order wait here for their turn; the window bounds how many wait. Reading the inputs and
+  // writing the results run side by side, so a slow producer (`find … -print0 |`) does not hold finished records back.
   const window = Math.max(4, args.jobs * 4);
-  const inflight: Promise<Done>[] = [];
+  const queue: Promise<Done>[] = [];
   let status = 0;
+  let reading = true;
+  let wakeWriter: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const nudge = (w: (() => void) | undefined) => w?.();
 
   const emit = async (d: Done) => {
-    if (out.closed) return;
     tally.files++;
     if (d.failed) {
       status = 1;
@@ -137,20 +141,48 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
     progress.update(tally);
   };
 
+  const reader = (async () => {
+    try {
+      for await (const item of inputItems(args.paths, args.filesFrom, args.nul, io.stdin)) {
+        if (out.closed) break;
+        if (item.kind === 'notice') {
+          say(item.message);
+          continue;
+        }
+        while (queue.length >= window && !out.closed) await new Promise<void>((r) => (wakeReader = r));
+        if (out.closed) break;
+        queue.push(
+          item.kind === 'error'
+            ? Promise.resolve(failed(failureRecord(item.path, item.reason, item.message, stamp), mode))
+            : analyzeOne(item.kind === 'stdin' ? undefined : item.path, io.stdin, args.maxBytes, options, stamp, mode, analyze),
+        );
+        nudge(wakeWriter);
+      }
+    } finally {
+      reading = false;
+      nudge(wakeWriter);
+    }
+  })();
+
   try {
-    for await (const item of inputItems(args.paths, args.filesFrom, args.nul, io.stdin)) {
+    for (;;) {
       if (out.closed) break;
-      if (item.kind === 'notice') {
-        say(item.message);
+      if (queue.length === 0) {
+        if (!reading) break;
+        await new Promise<void>((r) => (wakeWriter = r));
         continue;
       }
-      let p: Promise<Done>;
-      if (item.kind === 'error') p = Promise.resolve(failed(failureRecord(item.path, item.reason, item.message, stamp), mode));
-      else p = analyzeOne(item.kind === 'stdin' ? undefined : item.path, io.stdin, args.maxBytes, options, stamp, mode, analyze);
-      inflight.push(p);
-      while (inflight.length >= window || (inflight.length > 0 && (await isSettled(inflight[0])))) await emit(await inflight.shift()!);
+      const done = await queue[0];
+      queue.shift();
+      nudge(wakeReader);
+      await emit(done);
     }
-    while (inflight.length > 0 && !out.closed) await emit(await inflight.shift()!);
+    if (out.closed) {
+      // Nobody reads the results any more: stop reading inputs too (a path list on stdin may never end).
+      nudge(wakeReader);
+      if (reading && (args.filesFrom === '-' || args.paths.includes('-'))) io.stdin.destroy();
+    }
+    await reader;
   } finally {
     pool?.dispose();
   }
@@ -252,11 +284,6 @@ export function optionsHash(options: Partial<AnalyzerOptions>): string {
   const { password: _password, ...resolved } = resolveOptions(options);
   const canonical = JSON.stringify(Object.fromEntries(Object.entries(resolved).sort(([a], [b]) => (a < b ? -1 : 1))));
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
-}
-
-function isSettled(p: Promise<unknown>): Promise<boolean> {
-  const marker = {};
-  return Promise.race([p.then(() => true, () => true), Promise.resolve(marker).then(() => false)]);
 }
 
 /** Workers run this same module (the bundle spawns itself), marked by workerData. */
