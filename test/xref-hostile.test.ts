@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
+import { constants as zlibConstants, deflateRawSync, deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/analyze';
 import { Budget } from '../src/analyzer/budget';
 import { openDocument } from '../src/analyzer/document';
@@ -185,8 +185,11 @@ describe('xref reconstruction is one linear pass', () => {
 
 // ---- 2. object streams ---------------------------------------------------------------------------------------------
 
-/** An object stream holding `objs` (number → body), its decoded data padded with spaces to `decodedBytes`. */
-function objStm(objs: [number, string][], decodedBytes: number): Uint8Array {
+/**
+ * An object stream holding `objs` (number → body), its decoded data padded with spaces to `decodedBytes`.
+ * @param slow the padding as one-bit literals under a second Flate: ~0.3 s a 16 MiB stream to decode, from ~5 KB
+ */
+function objStm(objs: [number, string][], decodedBytes: number, slow = false): Uint8Array {
   let header = '';
   let body = '';
   for (const [num, text] of objs) {
@@ -195,16 +198,41 @@ function objStm(objs: [number, string][], decodedBytes: number): Uint8Array {
   }
   const first = header.length;
   const raw = enc(header + body);
-  const padded = new Uint8Array(Math.max(decodedBytes, raw.length)).fill(32);
-  padded.set(raw);
-  return stream(`/Type /ObjStm /N ${objs.length} /First ${first} /Filter /FlateDecode`, new Uint8Array(deflateSync(padded)));
+  // The objects, flushed to a byte boundary without ending the stream, then the padding compressed once for all
+  // streams of that size (its back-references stay within it): zlib header, raw deflate, no checksum (not checked).
+  const objects = deflateRawSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  if (slow) {
+    const inner = concat([new Uint8Array([0x78, 0x9c]), objects]);
+    const outer = concat([new Uint8Array([0x78, 0x9c]), deflateRawSync(inner, { finishFlush: zlibConstants.Z_SYNC_FLUSH }), literalSpaces(decodedBytes)]);
+    return stream(`/Type /ObjStm /N ${objs.length} /First ${first} /Filter [/FlateDecode /FlateDecode]`, outer);
+  }
+  return stream(`/Type /ObjStm /N ${objs.length} /First ${first} /Filter /FlateDecode`, concat([new Uint8Array([0x78, 0x9c]), objects, spaces(Math.max(0, decodedBytes - raw.length))]));
+}
+
+const literalMemo = new Map<number, Uint8Array>();
+/** `n` spaces coded as literals only (Huffman-only: one bit each), that stream compressed again (final blocks) */
+function literalSpaces(n: number): Uint8Array {
+  let z = literalMemo.get(n);
+  if (!z) {
+    const inner = deflateRawSync(new Uint8Array(n).fill(32), { strategy: zlibConstants.Z_HUFFMAN_ONLY });
+    literalMemo.set(n, (z = new Uint8Array(deflateRawSync(inner))));
+  }
+  return z;
+}
+
+const spacesMemo = new Map<number, Uint8Array>();
+/** `n` spaces as a final raw deflate block sequence */
+function spaces(n: number): Uint8Array {
+  let z = spacesMemo.get(n);
+  if (!z) spacesMemo.set(n, (z = new Uint8Array(deflateRawSync(new Uint8Array(n).fill(32)))));
+  return z;
 }
 
 /**
  * Catalog (1), page tree (2), font (3), one content stream (4) and `streams` object streams (5…) holding
  * `perStream` pages each; the kids alternate between the streams, so an LRU smaller than them all thrashes.
  */
-function objStmDoc(streams: number, perStream: number, decodedBytes: number): Uint8Array {
+function objStmDoc(streams: number, perStream: number, decodedBytes: number, slow = false): Uint8Array {
   const firstPage = 100;
   const kids: number[] = [];
   for (let k = 0; k < perStream; k++) for (let s = 0; s < streams; s++) kids.push(firstPage + s * perStream + k);
@@ -220,7 +248,7 @@ function objStmDoc(streams: number, perStream: number, decodedBytes: number): Ui
     for (let k = 0; k < perStream; k++) {
       objs.push([firstPage + s * perStream + k, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>']);
     }
-    objects.push(objStm(objs, decodedBytes));
+    objects.push(objStm(objs, decodedBytes, slow));
   }
   // Classic offsets for objects 1..(4+streams); an xref stream would be more usual, but a classic table plus
   // repair-free type-2 entries needs an xref stream, so write one.
@@ -274,6 +302,18 @@ describe('object streams: a bounded cache, the same objects on every run', () =>
     assert.ok(r.ms < 8000, `took ${r.ms} ms`);
     // node + tsx alone is ~100-150 MB; 20 streams kept would be 320 MB more
     assert.ok(maxRssMB < 300, `peak RSS ${Math.round(maxRssMB)} MB`);
+  });
+
+  test('300 slow object streams: no new one is decoded past the deadline, and nothing is answered confidently', (t) => {
+    // Each decode is whole (never cut by the clock), ~0.3 s each: 300 of them took 90 s.
+    const bytes = objStmDoc(300, 1, 16 * 1024 * 1024, true);
+    const child = inChild(bytes, { timeBudgetMs: 1000 });
+    const { runs, wallMs, maxRssMB } = child;
+    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB, pages ${runs[0].pageCount}`);
+    const r = runs[0];
+    assert.equal(r.limit?.reason, 'budget-exceeded', JSON.stringify(r));
+    assert.equal(r.routeCounts.text, 0, JSON.stringify(r.routeCounts));
+    assert.ok(r.ms < 1000 + 3000, `took ${r.ms} ms`);
   });
 
   test('the same pages whatever the cache bound (evicted streams are decoded again, not lost)', () => {

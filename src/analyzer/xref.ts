@@ -487,12 +487,15 @@ export class XRef implements Resolver {
    * the cache), or that is decoded a second time (evicted, and wanted again: the cache thrashes, as when pages
    * alternate between streams), has all its other objects parsed now, charged to the memory account, so that no
    * stream is decoded more than twice however its objects are asked for. Decoding is bounded by bytes, never by
-   * the clock: structure must come out the same on every run.
+   * the clock: structure must come out the same on every run. Only a decode not yet begun is refused once the
+   * deadline has passed (recorded as budget-exceeded in object-stream, so nothing built on it is answered
+   * confidently): a file of thousands of object streams, each a bomb under the byte cap, could otherwise take hours.
    */
   private fromObjStm(stmNum: number, num: number): PdfValue | undefined {
     if (this.objStmStarved.has(stmNum)) return undefined;
     let idx = this.objStms.get(stmNum);
     if (idx === undefined) {
+      if (this.budget.outOfTime('object-stream')) return undefined;
       const loaded = this.loadObjStm(stmNum);
       if (loaded === 'too-large') {
         this.objStmStarved.add(stmNum);
@@ -745,6 +748,8 @@ export class XRef implements Resolver {
         trailer = mergeTrailer(trailer, v.dict);
       } else if (type === 'ObjStm') {
         for (const objNum of this.objStmNumbers(v)) if (!this.entries.has(objNum)) this.entries.set(objNum, { type: 2, a: num, b: 0 });
+        // a decode costs far more than a look at the clock
+        if (this.budget.outOfTime('xref')) stopped = true;
       }
     }
     // Entries of the old xref for objects the scan did not find (object streams listed there).
@@ -752,9 +757,9 @@ export class XRef implements Resolver {
     this.dropParsed();
     if (!stopped && !(this.resolve(trailer.get('Root')) instanceof PdfDict)) {
       // No usable trailer: look for the catalog itself.
-      n = 0;
       for (const [num] of this.entries) {
-        if (++n % CLOCK_EVERY_ITEMS === 0 && this.budget.outOfTime('xref')) {
+        // every fetch here may decode an object stream
+        if (this.budget.outOfTime('xref')) {
           stopped = true;
           break;
         }
