@@ -145,8 +145,9 @@ export class XRef implements Resolver {
     const seen = new Set<number>();
     let first = true;
     while (offset !== undefined && !seen.has(offset) && seen.size < MAX_XREF_SECTIONS) {
-      // Each section is read once, but a chain of hundreds of large ones still grows with the file.
-      if (this.budget.outOfTime('xref')) {
+      // Each section is read once, but a chain of hundreds of large ones still grows with the file. The newest
+      // section is always read: without it there is nothing to go on but a repair.
+      if (!first && this.budget.outOfTime('xref')) {
         this.notes.push('the time budget ran out while reading the /Prev chain of xref sections: older sections ignored');
         break;
       }
