@@ -44,7 +44,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       report.error = doc.fatal;
       // Pages we know of (those of a password-protected file, usually none otherwise) are unknown with the same reason.
       doc.pages.forEach((node, i) => report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })));
-      return finish(report, start);
+      return finish(report, start, budget, doc);
     }
     report.metadata = metadataOf(doc, opts, report.notes);
     const ctx = new ScanContext(doc.xref, opts, budget);
@@ -78,8 +78,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   } catch (e) {
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };
   }
-  if (budget.exhausted) report.limit = { ...budget.exhausted };
-  return finish(report, start);
+  return finish(report, start, budget, doc);
 }
 
 export async function analyzePdf(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): Promise<DocumentReport> {
@@ -169,7 +168,9 @@ function metadataOf(doc: OpenedDocument, opts: AnalyzerOptions, notes: string[])
   }
 }
 
-function finish(report: DocumentReport, start: number): DocumentReport {
+function finish(report: DocumentReport, start: number, budget?: Budget, doc?: OpenedDocument): DocumentReport {
+  if (budget?.exhausted) report.limit = { ...budget.exhausted };
+  if (doc) report.notes.push(...doc.xref.notes);
   const counts = emptyRouteCounts();
   const ocr: number[] = [];
   for (const p of report.pages) {

@@ -56,8 +56,9 @@ export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, budget
     }
     if (v) result.version = v;
   }
+  // xref notes (repairs, objects that did not fit) are added by the analysis at its end: they keep coming as objects
+  // are read, long after the document is opened
   const loaded = xref.load();
-  notes.push(...xref.notes);
   if (!loaded) {
     result.fatal = head < 0
       ? { reason: 'not-a-pdf', message: 'no PDF header and no PDF objects found' }
