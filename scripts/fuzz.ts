@@ -301,7 +301,47 @@ export const hostile = {
     chain.forEach((o, i) => b.set(o, i + 1 < n ? `${chain[i + 1]} 0 R` : cyclic ? `${chain[0]} 0 R` : `${c} 0 R`));
     return pageDoc(b, chain[0], '', `/Annots ${chain[0]} 0 R`);
   },
+  /** one page drawing a full-page image through a form whose content has `padBytes` of comment before the `Do` */
+  imageBehindLargeForm(padBytes: number): Uint8Array {
+    const b = new PdfBuilder();
+    const img = b.stream(IMAGE_10, '\x80'.repeat(100));
+    const pad = '%' + 'x'.repeat(120) + '\n';
+    const body = pad.repeat(Math.ceil(padBytes / pad.length)) + 'q 612 0 0 792 0 0 cm /Im Do Q';
+    const form = b.flate(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Im ${img} 0 R >> >>`, body);
+    return docWith([{ content: '/Fm Do', res: `/XObject << /Fm ${form} 0 R >>` }], b).bytes();
+  },
+  /** an n-page text file cut right after page 1's object (no xref, no trailer) */
+  truncatedAfterPage1(n = 3): Uint8Array {
+    const s = latin1(docWith(Array.from({ length: n }, () => ({ content: TEXT }))).bytes());
+    const p1 = /(\d+) 0 obj\n<< \/Type \/Page /.exec(s)!;
+    return fromLatin1(s.slice(0, s.indexOf('endobj', p1.index) + 'endobj\n'.length));
+  },
+  /** one readable page and a kid `99 0 R` that is not in the file, under a root whose /Count is `count` */
+  lostPagesNode(count = 5): Uint8Array {
+    const b = new PdfBuilder();
+    const font = b.add(HELV);
+    const cat = b.reserve();
+    const root = b.reserve();
+    const c = b.stream('', TEXT);
+    const page = b.add(`<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${c} 0 R >>`);
+    b.set(root, `<< /Type /Pages /Kids [${page} 0 R 99 0 R] /Count ${count} >>`);
+    b.set(cat, `<< /Type /Catalog /Pages ${root} 0 R >>`);
+    return b.build(cat);
+  },
 };
+
+const IMAGE_10 = '/Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 8';
+
+/** Small hostile files of issue 12's classes, mutated like the fixtures (the big ones would only slow the run). */
+export function hostileSeeds(): Seed[] {
+  return [
+    { name: 'hostile/truncated-after-page-1', bytes: hostile.truncatedAfterPage1() },
+    { name: 'hostile/lost-pages-node', bytes: hostile.lostPagesNode() },
+    { name: 'hostile/form-chain-14', bytes: hostile.formChain(14) },
+    { name: 'hostile/image-behind-form', bytes: hostile.imageBehindLargeForm(64 * 1024) },
+    { name: 'hostile/count-lie', bytes: hostile.countLie() },
+  ];
+}
 
 function pageDoc(b: PdfBuilder, content: number | string, res: string, extra = ''): Uint8Array {
   const font = b.add(HELV);
@@ -704,6 +744,7 @@ export function loadSeeds(corpus = false): Seed[] {
     if (!existsSync(d)) continue;
     for (const f of readdirSync(d).sort()) if (f.endsWith('.pdf')) seeds.push({ name: relative(ROOT, join(d, f)), bytes: new Uint8Array(readFileSync(join(d, f))) });
   }
+  seeds.push(...hostileSeeds());
   const cdir = join(ROOT, '..', 'shared', 'corpus');
   if (corpus && existsSync(cdir)) {
     const walk = (d: string, depth: number): void => {

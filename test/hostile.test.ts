@@ -26,17 +26,7 @@ async function run(bytes: Uint8Array, options: Partial<AnalyzerOptions> = {}): P
 
 const TEXT = 'BT /F1 12 Tf 72 700 Td (The quick brown fox jumps over the lazy dog, twice over and once more.) Tj ET';
 const IMAGE = '/Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 8';
-
-/** One page drawing a full-page image through a form whose content is `pad` bytes of comment before the `Do`. */
-function imageBehindLargeForm(padBytes: number): Uint8Array {
-  const b = new PdfBuilder();
-  const img = b.stream(IMAGE, '\x80'.repeat(100));
-  const pad = '%' + 'x'.repeat(120) + '\n';
-  const body = pad.repeat(Math.ceil(padBytes / pad.length)) + 'q 612 0 0 792 0 0 cm /Im Do Q';
-  const form = b.flate(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /Im ${img} 0 R >> >>`, body);
-  const { bytes } = docWith([{ content: '/Fm Do', res: `/XObject << /Fm ${form} 0 R >>` }], b);
-  return bytes();
-}
+const imageBehindLargeForm = hostile.imageBehindLargeForm;
 
 describe('a limit never hides behind a confident route', () => {
   test('a page whose only image sits behind a stream over maxStreamBytes is unknown (stream-too-large), not blank', async () => {
@@ -83,15 +73,7 @@ describe('a limit never hides behind a confident route', () => {
 });
 
 describe('no page lost silently', () => {
-  /** a 3-page file cut right after page 1's object */
-  function truncatedAfterPage1(): Uint8Array {
-    const b = new PdfBuilder();
-    const { bytes } = docWith([{ content: TEXT }, { content: TEXT }, { content: TEXT }], b);
-    const s = new TextDecoder('latin1').decode(bytes());
-    const p1 = /(\d+) 0 obj\n<< \/Type \/Page /.exec(s)!;
-    const end = s.indexOf('endobj', p1.index) + 'endobj\n'.length;
-    return Uint8Array.from(s.slice(0, end), (c) => c.charCodeAt(0));
-  }
+  const truncatedAfterPage1 = (): Uint8Array => hostile.truncatedAfterPage1(3);
 
   test('a 3-page file truncated after page 1 reports 3 pages: 1 read, 2 unknown (page-unreadable), with a note', async () => {
     const r = await run(truncatedAfterPage1());
@@ -105,16 +87,8 @@ describe('no page lost silently', () => {
   });
 
   test('a lost intermediate node: /Count says how many pages went with it', async () => {
-    const b = new PdfBuilder();
-    const font = b.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-    const cat = b.reserve();
-    const root = b.reserve();
-    const c = b.stream('', TEXT);
-    const page = b.add(`<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${c} 0 R >>`);
     // 99 0 R is a node of 4 pages that is not in the file
-    b.set(root, `<< /Type /Pages /Kids [${page} 0 R 99 0 R] /Count 5 >>`);
-    b.set(cat, `<< /Type /Catalog /Pages ${root} 0 R >>`);
-    const r = await run(b.build(cat));
+    const r = await run(hostile.lostPagesNode(5));
     assert.equal(r.pageCount, 5);
     assert.equal(r.pages[0].route, 'text');
     assert.deepEqual(
