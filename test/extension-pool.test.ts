@@ -159,3 +159,22 @@ test('the worker step analyses a real fixture and rejects junk requests', () => 
   assert.equal(runRequest({ id: 'x' }), undefined);
   assert.deepEqual(runRequest({ id: 1, bytes: 'nope' }), { type: 'failed', id: 1, message: 'no bytes to analyse' });
 });
+
+test('the desktop worker bundle reports its memory with each result, so the pool can replace one that holds too much', async (t) => {
+  const { existsSync } = await import('node:fs');
+  const { Worker } = await import('node:worker_threads');
+  const bundle = new URL('../dist/analysisWorker.cjs', import.meta.url);
+  if (!existsSync(bundle)) return t.skip('dist/analysisWorker.cjs is built by npm run build (npm test builds first)');
+  const w = new Worker(bundle);
+  try {
+    const msgs: unknown[] = [];
+    const done = new Promise<void>((resolve) => w.on('message', (m) => (msgs.push(m), (m as { type?: string }).type === 'result' && resolve())));
+    const bytes = new Uint8Array(readFileSync(new URL('./fixtures/analyzer/01-text.pdf', import.meta.url)));
+    w.postMessage({ id: 1, bytes, options: {} });
+    await done;
+    const res = msgs.find((m) => (m as { type?: string }).type === 'result') as { memory?: { heapUsed: number; external: number } };
+    assert.ok(res.memory && res.memory.heapUsed > 0 && res.memory.external >= 0, JSON.stringify(res.memory));
+  } finally {
+    await w.terminate();
+  }
+});

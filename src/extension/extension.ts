@@ -3,6 +3,7 @@
  * (web.ts) entry points, which differ only in how they start analysis workers.
  */
 import * as vscode from 'vscode';
+import { resolveOptions } from '../analyzer/options';
 import { AnalysisPool, type WorkerFactory } from './analysisPool';
 import { Classifier, isPdfUri, PDF_GLOB } from './classifier';
 import { registerCommands } from './commands';
@@ -41,6 +42,9 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   const store = new ReportStore();
   const pool = new AnalysisPool(platform.workerFactory, effectiveWorkerCount(settings.workerCount, platform.hardwareConcurrency), platform.fallback, {
     log: (m) => log.appendLine(m),
+    // a worker may hold the file and the decoded data the analyzer's account allows, with room for the heap around
+    // them; past twice that, what it keeps after a file is a leak or fragmentation, and it is replaced
+    maxWorkerBytes: 2 * (resolveOptions(settings.options).maxHeldBytes + settings.maxFileSizeBytes),
   });
   log.appendLine(pool.inProcess ? 'analysis runs on the extension host (no workers here)' : `analysis runs in up to ${pool.size} worker(s)`);
   const classifier = new Classifier(store, pool, getSettings, log);
