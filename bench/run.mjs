@@ -114,7 +114,6 @@ function quantile(sorted, q) {
   const hi = Math.ceil(pos);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
-const median = (xs) => quantile(xs.slice().sort((a, b) => a - b), 0.5);
 const geomean = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
@@ -449,7 +448,7 @@ if (active.length) {
   for (const { R, list } of worst) {
     if (!list.length) continue;
     say(`### 10 worst files for ${R.key} (${R.better === 'high' ? 'lowest' : 'highest'})`);
-    say(table([['ratio', R.num, R.den, 'size', 'file'], ...list.map(({ rec, x }) => [fmtX(x), fmtMs(rec.results[R.num].medianMs), fmtMs(rec.results[R.den].medianMs), fmtBytes(rec.size), rec.file])], [, , , , 'l']));
+    say(table([['ratio', R.num, R.den, 'size', 'file'], ...list.map(({ rec, x }) => [fmtX(x), fmtMs(rec.results[R.num].medianMs), fmtMs(rec.results[R.den].medianMs), fmtBytes(rec.size), rec.file])], [undefined, undefined, undefined, undefined, 'l']));
     say();
   }
 

@@ -67,7 +67,6 @@ class Rng {
 
 // ---- bytes helpers ---------------------------------------------------------------------------------------------------
 
-const enc = new TextEncoder();
 function latin1(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 }
@@ -515,7 +514,7 @@ const MUTATORS: Record<string, Mutator> = {
     return splice(b, m.index, 0, m[0].repeat(r.pick([1, 2, 100, 5000])));
   },
   hugeNumber(b, r) {
-    const ms = matches(latin1(b), /(?<![\d.\/A-Za-z])-?\d+(\.\d+)?(?![\d.])/);
+    const ms = matches(latin1(b), /(?<![\d./A-Za-z])-?\d+(\.\d+)?(?![\d.])/);
     if (ms.length === 0) return MUTATORS.byteRun(b, r);
     let out = b;
     const n = r.range(1, 4);
@@ -700,7 +699,6 @@ const MUTATORS: Record<string, Mutator> = {
     objs.set(n0, { dict: `/Type /ObjStm /N ${r.pick(['2', '1000000000', '-1', '1e308', '3'])} /First ${r.pick([String(header.length + 1), '0', '99999999', '-4'])} /Extends ${n0} 0 R`, data });
     // an xref stream pointing objects into it
     const rows = new Uint8Array([2, (n0 >> 8) & 255, n0 & 255, 0, 2, (n0 >> 8) & 255, n0 & 255, 1]);
-    const off = b.length + 1;
     const xs = concat([`${n0 + 3} 0 obj\n<< /Type /XRef /W [1 2 1] /Index [${n0 + 1} 2] /Size ${n0 + 4} /Root ${t.root ?? '1 0 R'}${t.extra}${t.prev !== undefined ? ` /Prev ${t.prev}` : ''} /Length ${rows.length} >>\nstream\n`, rows, '\nendstream\nendobj\n']);
     const withStm = appendUpdate(b, objs);
     return concat([withStm, '\n', xs, `startxref\n${withStm.length + 1}\n%%EOF\n`]);

@@ -430,7 +430,7 @@ save('02-text-objstm.pdf', doc([textPage()], { version: '1.5' }), 'xref stream (
 
 // 03 broken xref: every offset wrong, startxref pointing into the header
 {
-  let s = text01.toString('latin1');
+  const s = text01.toString('latin1');
   const xrefAt = s.lastIndexOf('\nxref\n') + 1;
   const head = s.slice(0, xrefAt);
   let tail = s.slice(xrefAt);

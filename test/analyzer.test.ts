@@ -517,7 +517,7 @@ describe('robustness', () => {
         try {
           rep = analyzePdfSync(v, { timeBudgetMs: 2000 });
         } catch (e) {
-          assert.fail(`${f} variant ${i} threw: ${(e as Error)?.stack ?? e}`);
+          assert.fail(`${f} variant ${i} threw: ${e instanceof Error ? e.stack : String(e)}`);
         }
         checkInvariants(rep, `${f} variant ${i}`);
       });

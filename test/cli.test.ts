@@ -214,12 +214,12 @@ test('progress: only on a TTY, never when quiet; summary wording and plurals', (
   p.clear();
   assert.match(tty.text(), /\r\x1b\[K1 file · 1 page · 0 need OCR…\r\x1b\[K2 files · 1,538 pages · 1 need OCR…\r\x1b\[K$/);
   const pipe = new Sink();
-  const off = Progress.for(pipe as never, false, false);
+  const off = Progress.for(pipe, false, false);
   off.update({ files: 1, pages: 1, needOcr: 0, cantTell: 0, failed: 0 }, true);
   off.clear();
   assert.equal(pipe.text(), '');
   const quiet = new Sink();
-  Progress.for(quiet as never, true, true).update({ files: 1, pages: 1, needOcr: 0, cantTell: 0, failed: 0 }, true);
+  Progress.for(quiet, true, true).update({ files: 1, pages: 1, needOcr: 0, cantTell: 0, failed: 0 }, true);
   assert.equal(quiet.text(), '');
   assert.equal(summaryLine({ files: 436, pages: 1538, needOcr: 146, cantTell: 35, failed: 0 }, 4512), "436 files · 1,538 pages · 146 need OCR · 35 can't tell · 4.5 s");
   assert.equal(summaryLine({ files: 1, pages: 1, needOcr: 1, cantTell: 0, failed: 1 }, 40), "1 file · 1 page · 1 needs OCR · 0 can't tell · 1 failed · 0.0 s");

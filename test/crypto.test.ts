@@ -125,7 +125,7 @@ function load(name: string): Fixture {
 function object(f: Fixture, ref: PdfValue | undefined): { dict: PdfDict; raw?: Uint8Array; num: number; gen: number } {
   assert.ok(ref instanceof Ref, 'expected a reference');
   const m = new RegExp(`(?:^|\\s)${ref.num} ${ref.gen} obj`).exec(f.text);
-  assert.ok(m, `object ${ref} not found`);
+  assert.ok(m, `object ${String(ref)} not found`);
   const p = new MiniParser(f.text);
   p.pos = m.index + m[0].length;
   const dict = p.value() as PdfDict;

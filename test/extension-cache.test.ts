@@ -16,7 +16,8 @@ register(
       `export async function resolve(s, c, next) { return next(s === 'vscode' ? ${JSON.stringify(fakeUrl)} : s, c); }`,
     ),
 );
-const vscode = await import('vscode' as string) as typeof import('./fake-vscode');
+// the loader hook above answers 'vscode' with the fake, not the module @types/vscode describes
+const vscode = (await import('vscode')) as unknown as typeof import('./fake-vscode');
 const { Classifier } = await import('../src/extension/classifier');
 
 /** A file system of one file whose bytes and mtime the test rewrites. */

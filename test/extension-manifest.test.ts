@@ -14,7 +14,7 @@ test('activation only on commands, views, the custom editor and the preview pane
 
 test('every command used in a menu is declared', () => {
   const declared = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
-  for (const [menu, items] of Object.entries(pkg.contributes.menus) as [string, { command: string }[]][]) {
+  for (const [menu, items] of Object.entries<{ command: string }[]>(pkg.contributes.menus)) {
     for (const it of items) assert.ok(declared.has(it.command), `${menu}: ${it.command}`);
   }
 });

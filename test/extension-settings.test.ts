@@ -121,7 +121,7 @@ test('out-of-range values are clamped to the schema bounds (2e9 ms → the maxim
   const row = (option: string) => OPTION_SETTINGS.find((r) => r.option === option)!;
   assert.equal(s.options.timeBudgetMs, row('timeBudgetMs').max);
   // what the pool arms its overrun timer with stays a valid setTimeout delay
-  assert.ok(Math.ceil(s.options.timeBudgetMs! * 1.5) + 5000 <= 2 ** 31 - 1);
+  assert.ok(Math.ceil(s.options.timeBudgetMs * 1.5) + 5000 <= 2 ** 31 - 1);
   assert.equal(s.options.maxPages, row('maxPages').max);
   assert.equal(s.options.maxHeldBytes, row('maxHeldBytes').max * MB);
   assert.equal(s.options.maxImageBoxesPerPage, row('maxImageBoxesPerPage').max);

@@ -40,7 +40,10 @@ function pageContent(size: number, seed = 1): Uint8Array {
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) out.set(p, o), (o += p.length);
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 }
 function decode(raw: Uint8Array, filters: string[], params: (FilterParams | undefined)[] = [], max = BIG) {
@@ -62,7 +65,11 @@ class BitWriter {
   write(v: number, width: number): void {
     for (let i = width - 1; i >= 0; i--) {
       this.acc = (this.acc << 1) | ((v >> i) & 1);
-      if (++this.n === 8) this.out.push(this.acc), (this.acc = 0), (this.n = 0);
+      if (++this.n === 8) {
+        this.out.push(this.acc);
+        this.acc = 0;
+        this.n = 0;
+      }
     }
   }
   finish(): Uint8Array {
@@ -102,7 +109,10 @@ function lzwEncode(data: Uint8Array, earlyChange = 1, resetWhenFull = true): Uin
     w = c;
     if (resetWhenFull && next >= 4094) {
       bw.write(w, width);
-      if (next < 4096) next++, bump();
+      if (next < 4096) {
+        next++;
+        bump();
+      }
       bw.write(256, width);
       dict = new Map();
       next = 258;
@@ -112,7 +122,10 @@ function lzwEncode(data: Uint8Array, earlyChange = 1, resetWhenFull = true): Uin
   }
   if (w >= 0) {
     bw.write(w, width);
-    if (next < 4096) next++, bump();
+    if (next < 4096) {
+      next++;
+      bump();
+    }
   }
   bw.write(257, width);
   return bw.finish();
@@ -160,7 +173,10 @@ function tiffEncode(raw: Uint8Array, colors: number, bpc: number, columns: numbe
     };
     const set = (k: number, v: number): void => {
       if (bpc === 8) out[base + k] = v;
-      else if (bpc === 16) (out[base + 2 * k] = v >> 8), (out[base + 2 * k + 1] = v & 0xff);
+      else if (bpc === 16) {
+        out[base + 2 * k] = v >> 8;
+        out[base + 2 * k + 1] = v & 0xff;
+      }
       else {
         const bit = k * bpc;
         const shift = 8 - bpc - (bit & 7);
@@ -185,7 +201,10 @@ function a85Encode(data: Uint8Array): Uint8Array {
       continue;
     }
     const digits: string[] = [];
-    for (let k = 0; k < 5; k++) digits.unshift(String.fromCharCode(33 + (v % 85))), (v = Math.floor(v / 85));
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(String.fromCharCode(33 + (v % 85)));
+      v = Math.floor(v / 85);
+    }
     s += digits.slice(0, n + 1).join('');
     if (i % 60 === 56) s += '\n';
   }
@@ -628,7 +647,10 @@ test('garbage into every filter never throws', () => {
   const params: FilterParams[] = [{}, { predictor: 12, columns: 3, colors: 2 }, { predictor: 2, bitsPerComponent: 4, columns: 5 }];
   for (let i = 0; i < 300; i++) {
     const data = randomBytes(1 + (i % 97) * 13, 1000 + i);
-    if (i % 3 === 0) data[0] = 0x78, (data[1] = 0x9c);
+    if (i % 3 === 0) {
+      data[0] = 0x78;
+      data[1] = 0x9c;
+    }
     const name = names[i % names.length];
     const r = decodeFilters(data, [name, names[(i >> 3) % names.length]], [params[i % 3], params[(i >> 2) % 3]], 4096 + i);
     assert.ok(r.data instanceof Uint8Array);

@@ -19,7 +19,7 @@ function d(spec: { [k: string]: Spec }): PdfDict {
 function val(v: Spec): PdfValue {
   if (Array.isArray(v)) return v.map(val);
   if (v && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof PdfDict) && !(v instanceof PdfStream) && !('num' in v)) {
-    return d(v as { [k: string]: Spec });
+    return d(v);
   }
   return v as PdfValue;
 }

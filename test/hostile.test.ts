@@ -26,7 +26,7 @@ async function run(bytes: Uint8Array, options: Partial<AnalyzerOptions> = {}): P
 
 const TEXT = 'BT /F1 12 Tf 72 700 Td (The quick brown fox jumps over the lazy dog, twice over and once more.) Tj ET';
 const IMAGE = '/Type /XObject /Subtype /Image /Width 10 /Height 10 /ColorSpace /DeviceGray /BitsPerComponent 8';
-const imageBehindLargeForm = hostile.imageBehindLargeForm;
+const imageBehindLargeForm = (padBytes: number) => hostile.imageBehindLargeForm(padBytes);
 
 describe('a limit never hides behind a confident route', () => {
   test('a page whose only image sits behind a stream over maxStreamBytes is unknown (stream-too-large), not blank', async () => {

@@ -13,7 +13,6 @@ import { promisify } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const run = promisify(execFile);
-const rel = (p: string) => path.relative(ROOT, p);
 
 /** Environment for npm/tsc children: without the npm_config_* that `npm test` exports (an inner npm would take them as its own). */
 function childEnv() {

@@ -35,7 +35,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-let state: WebviewState = parseWebviewState(vscode.getState());
+const state: WebviewState = parseWebviewState(vscode.getState());
 
 /** A page in the DOM: only pages near the viewport have one. */
 interface Slot {
@@ -456,7 +456,7 @@ function drawOverlay(s: Slot): void {
   if (!s.page) return;
   const viewport = s.page.getViewport({ scale });
   for (const b of o.imageBoxes) {
-    const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(b.rect);
+    const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(b.rect) as number[]; // pdf.js types it any[]
     const box = h(
       'div',
       { class: `box kind-${b.kind}`, title: boxTitle(b) },

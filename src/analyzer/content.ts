@@ -315,7 +315,7 @@ class PageScanner {
       if (tok === EOF) break;
       if ((++tokens & 16383) === 0 && Date.now() > deadline) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
-        if (ops.length < MAX_OPERANDS) ops.push(tok as PdfValue);
+        if (ops.length < MAX_OPERANDS) ops.push(tok);
         continue;
       }
       if (tok === ARRAY_START || tok === DICT_START) {
@@ -963,7 +963,7 @@ function translate(m: Matrix, tx: number, ty: number): Matrix {
 }
 
 function allNumbers(ops: PdfValue[], from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (typeof ops[i] !== 'number' || !Number.isFinite(ops[i] as number)) return false;
+  for (let i = from; i < to; i++) if (typeof ops[i] !== 'number' || !Number.isFinite(ops[i])) return false;
   return true;
 }
 

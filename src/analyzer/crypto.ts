@@ -428,7 +428,8 @@ function open(encrypt: PdfDict, id: Uint8Array, password: string | undefined, re
     let bits = keyBits(num(encrypt, 'Length'));
     if (bits === undefined && v === 4) {
       const cf = encrypt.get('CF');
-      const std = cf instanceof PdfDict ? cf.get(String(encrypt.get('StmF') ?? '')) : undefined;
+      const stmFName = encrypt.get('StmF');
+      const std = cf instanceof PdfDict && typeof stmFName === 'string' ? cf.get(stmFName) : undefined;
       bits = std instanceof PdfDict ? keyBits(num(std, 'Length')) : undefined;
     }
     n = Math.min(16, (bits ?? (v === 4 ? 128 : 40)) / 8);
@@ -451,7 +452,7 @@ function open(encrypt: PdfDict, id: Uint8Array, password: string | undefined, re
         else if (cfm === 'V2') filters.set(name, { cipher: 'rc4', bits: n * 8 });
         // the AES key is the 16-byte object key (V4) or the 32-byte file key (V5), whatever /Length says
         else if (cfm === 'AESV2' || cfm === 'AESV3') filters.set(name, { cipher: 'aes', bits: v === 5 ? 256 : 128 });
-        else return unsupported(`crypt filter method /${String(cfm)} is not supported`);
+        else return unsupported(`crypt filter method ${typeof cfm === 'string' ? `/${cfm}` : '(not a name)'} is not supported`);
       }
     }
     filters.set('Identity', IDENTITY);

@@ -863,8 +863,8 @@ class CompositeFont implements LoadedFont {
   // per-code caches: class (-1 = not yet computed) and advance
   private cls1 = new Int32Array(256).fill(-1);
   private w1 = new Float64Array(256);
-  private clsPages: (Int32Array | undefined)[] = new Array(256);
-  private wPages: (Float64Array | undefined)[] = new Array(256);
+  private clsPages = new Array<Int32Array | undefined>(256);
+  private wPages = new Array<Float64Array | undefined>(256);
   private bigCls = new Map<number, number>();
   private bigW = new Map<number, number>();
   private pagesHeld = 0;
@@ -1029,7 +1029,7 @@ class CompositeFont implements LoadedFont {
       // with a ToUnicode map, MuPDF does not consult the collection: codes the map lacks do not decode
       cls = this.toUnicode ? this.toUnicode.get(code) : this.fallbackClass(code, len);
       if (cls < 0) cls = CLASS_BAD;
-      w = this.advance(code, len);
+      w = this.advance(code);
     } else {
       // MuPDF skips a code its encoding CMap does not map: no character, no advance
       cls = CLASS_SPACE;
@@ -1099,7 +1099,7 @@ class CompositeFont implements LoadedFont {
     }
   }
 
-  private advance(code: number, len: number): number {
+  private advance(code: number): number {
     let cid = this.cidOf(code);
     const kind = this.predefined?.kind;
     // Unicode CMaps send ASCII to the proportional roman CIDs 1–95; other predefined CIDs are not known here

@@ -48,9 +48,8 @@ function put(rec: Record<string, string>, key: string, value: string): void {
   }
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
 function own(rec: Record<string, string>, key: string): string | undefined {
-  if (!hasOwn.call(rec, key)) return undefined;
+  if (!Object.hasOwn(rec, key)) return undefined;
   const v = rec[key];
   return typeof v === 'string' ? v : undefined;
 }
@@ -136,11 +135,11 @@ const KNOWN_NS: Record<string, string> = {
 };
 
 function knownPrefix(uri: string): string | undefined {
-  const hit = hasOwn.call(KNOWN_NS, uri) ? KNOWN_NS[uri] : undefined;
+  const hit = Object.hasOwn(KNOWN_NS, uri) ? KNOWN_NS[uri] : undefined;
   if (hit !== undefined) return hit;
   // Hand-written packets sometimes drop the trailing slash of the URI.
   const slash = uri + '/';
-  return hasOwn.call(KNOWN_NS, slash) ? KNOWN_NS[slash] : undefined;
+  return Object.hasOwn(KNOWN_NS, slash) ? KNOWN_NS[slash] : undefined;
 }
 
 /** The packet as text: BOM first, else the NUL pattern of the leading `<` or whitespace tells UTF-16 apart. */
@@ -167,7 +166,7 @@ function decodeEntities(s: string): string {
       if (!(cp > 0 && cp <= 0x10ffff) || (cp >= 0xd800 && cp <= 0xdfff)) return '\ufffd';
       return String.fromCodePoint(cp);
     }
-    return hasOwn.call(NAMED_ENTITIES, body) ? NAMED_ENTITIES[body] : m;
+    return Object.hasOwn(NAMED_ENTITIES, body) ? NAMED_ENTITIES[body] : m;
   });
 }
 
@@ -378,10 +377,10 @@ class XmpReader {
 
   /** The namespace URI bound to `prefix` ('' for the default namespace) in the current scope. */
   private lookup(prefix: string, own: Record<string, string> | undefined): string | undefined {
-    if (own && hasOwn.call(own, prefix)) return own[prefix];
+    if (own && Object.hasOwn(own, prefix)) return own[prefix];
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const ns = this.stack[i].ns;
-      if (ns && hasOwn.call(ns, prefix)) return ns[prefix];
+      if (ns && Object.hasOwn(ns, prefix)) return ns[prefix];
     }
     if (prefix === 'xml') return 'http://www.w3.org/XML/1998/namespace';
     return undefined;
@@ -542,7 +541,7 @@ class XmpReader {
 
   private emit(key: string, value: string): void {
     // The first occurrence wins: packets that repeat a property usually do so in a later, stale description.
-    if (!value || !key || this.count >= MAX_XMP_PROPS || hasOwn.call(this.out, key)) return;
+    if (!value || !key || this.count >= MAX_XMP_PROPS || Object.hasOwn(this.out, key)) return;
     put(this.out, capText(key, MAX_KEY), capText(value, MAX_VALUE));
     this.count++;
   }

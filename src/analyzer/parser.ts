@@ -26,7 +26,7 @@ export class Parser {
     if (tok instanceof Uint8Array) return this.decryptString ? this.decryptString(tok) : tok;
     if (tok === ARRAY_START) return this.parseArray(depth + 1);
     if (tok === DICT_START) return this.parseDict(depth + 1);
-    return tok as PdfValue | Cmd | typeof EOF;
+    return tok;
   }
 
   /** After an integer: `N G R` is a reference; otherwise the lexer is left just after the number. */

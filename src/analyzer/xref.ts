@@ -239,7 +239,7 @@ export class XRef implements Resolver {
     const dict = s.dict;
     const w = dict.get('W');
     if (!Array.isArray(w) || w.length < 3 || !w.every(isNumber)) return undefined;
-    const [w0, w1, w2] = w as number[];
+    const [w0, w1, w2] = w;
     if (w0 < 0 || w1 < 0 || w2 < 0 || w0 > 8 || w1 > 8 || w2 > 8) return undefined;
     const size = dict.get('Size');
     let index = dict.get('Index');
@@ -256,7 +256,7 @@ export class XRef implements Resolver {
       return undefined;
     }
     try {
-      this.readXrefRows(index as PdfValue[], data, w0, w1, w2);
+      this.readXrefRows(index, data, w0, w1, w2);
     } finally {
       this.budget.release(data.length);
     }

@@ -88,7 +88,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let positionals: string[];
   try {
     const r = nodeParseArgs({ args: argv.slice(1), options: OPTIONS, allowPositionals: true, strict: true });
-    values = r.values as Record<string, unknown>;
+    values = r.values;
     positionals = r.positionals;
   } catch (e) {
     return usageError(explainParseError(e));

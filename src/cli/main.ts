@@ -173,7 +173,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
         continue;
       }
       const done = await queue[0];
-      queue.shift();
+      void queue.shift(); // the head, settled: awaited just above
       nudge(wakeReader);
       await emit(done);
     }
@@ -249,10 +249,6 @@ async function analyzeOne(
 }
 
 type FailureReason = InputErrorReason | 'internal-error';
-
-function isFailure(reason: string): reason is FailureReason {
-  return reason === 'not-found' || reason === 'unreadable' || reason === 'not-regular-file' || reason === 'too-large' || reason === 'internal-error';
-}
 
 export function failureRecord(
   file: string,

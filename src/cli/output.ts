@@ -23,7 +23,7 @@ export function* jsonChunks(value: unknown): Generator<string> {
     yield '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) yield ',';
-      const v = value[i];
+      const v: unknown = value[i];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') yield 'null';
       else yield* jsonChunks(v);
     }

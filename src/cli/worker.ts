@@ -56,7 +56,7 @@ export function workerLoop(port: MessagePort): void {
     // v8's figures are this thread's own (process.memoryUsage() also reads the process's rss, slower and shared).
     const h = getHeapStatistics();
     const memory: WorkerMemory = { heapUsed: h.used_heap_size, external: h.external_memory };
-    port.postMessage({ ...(res as object), memory });
+    port.postMessage({ ...(res), memory });
   });
   port.postMessage({ type: 'ready' });
 }

@@ -41,7 +41,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   reg('pdfPageDiagnostics.classify', async (arg0?: unknown, arg1?: unknown) => {
     let targets: vscode.Uri[] = [];
     // Explorer: (clicked, selected[]); editor title: (uri, {groupId}); tree: (node); palette: ().
-    if (Array.isArray(arg1) && arg1.every((u) => u instanceof vscode.Uri) && arg1.length > 0) targets = arg1 as vscode.Uri[];
+    if (Array.isArray(arg1) && arg1.every((u) => u instanceof vscode.Uri) && arg1.length > 0) targets = arg1;
     else {
       const u = toUri(arg0);
       if (u) targets = [u];

@@ -272,7 +272,6 @@ const MAX_VALUE = 500;
 
 function clip(s: string): string {
   // Tree labels are single-line: control characters would garble them.
-  // eslint-disable-next-line no-control-regex
   const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   return flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE)}…` : flat;
 }

@@ -82,7 +82,9 @@ export async function startServer(run, ws, port, extraArgs = [], extraEnv = {}) 
   const stop = () => {
     try {
       process.kill(-server.pid, 'SIGTERM');
-    } catch {}
+    } catch {
+      // already gone
+    }
     return exited;
   };
   process.on('exit', stop);
@@ -90,7 +92,9 @@ export async function startServer(run, ws, port, extraArgs = [], extraEnv = {}) 
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (i > 600) throw new Error(`code-server did not come up; see ${run}/code-server.log`);
     await sleep(100);
   }
@@ -131,7 +135,7 @@ export async function runCommand(page, label, timeoutMs = 90_000) {
     const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
     try {
       await row.waitFor({ timeout: 3000 });
-    } catch (e) {
+    } catch {
       if (Date.now() > end) throw new Error(`command "${label}" never appeared in the palette`);
       continue;
     }
@@ -161,7 +165,7 @@ export async function contextMenu(page, target, label, prepare = async () => {},
         if (await item.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
       }
       throw new Error(`the context menu stayed open after choosing "${label}"`);
-    } catch (e) {
+    } catch {
       await page.keyboard.press('Escape');
       if (Date.now() > end) throw new Error(`"${label}" never appeared in the context menu`);
       await sleep(1000);

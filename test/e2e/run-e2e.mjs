@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global document, Node -- used only inside page.evaluate() callbacks, which run in the browser */
 // End-to-end suite in a real VS Code (code-server), through its menus, views and webview.
 //   node test/e2e/run-e2e.mjs [--keep] [--skip-package]     env: PORT (8771; +1 and +2 for the later phases), E2E_CACHE
 // Needs test/e2e/install.sh to have run. Three phases, each on its own fresh profile and workspace:
