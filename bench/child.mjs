@@ -95,7 +95,9 @@ async function warmUp(paths, budgetMs) {
       if (performance.now() - t0 > budgetMs) return;
       try {
         await contender.run(new Uint8Array(readFileSync(p)));
-      } catch { /* a warm-up file that fails still warmed something */ }
+      } catch {
+        /* a warm-up file that fails still warmed something */
+      }
     }
   }
 }

@@ -66,9 +66,18 @@ const loaders = {
     const { OPS, getDocument } = pdfjs;
     const textOps = new Set([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
     const imageOps = new Set(
-      ['paintImageXObject', 'paintInlineImageXObject', 'paintImageMaskXObject', 'paintImageXObjectRepeat',
-        'paintImageMaskXObjectRepeat', 'paintSolidColorImageMask', 'paintInlineImageXObjectGroup',
-        'paintImageMaskXObjectGroup'].map((n) => OPS[n]).filter((v) => v !== undefined),
+      [
+        'paintImageXObject',
+        'paintInlineImageXObject',
+        'paintImageMaskXObject',
+        'paintImageXObjectRepeat',
+        'paintImageMaskXObjectRepeat',
+        'paintSolidColorImageMask',
+        'paintInlineImageXObjectGroup',
+        'paintImageMaskXObjectGroup',
+      ]
+        .map((n) => OPS[n])
+        .filter((v) => v !== undefined),
     );
     // CMaps and the wasm image decoders (JPX, JBIG2) as a real deployment would configure them, so pdf.js does its
     // full work rather than failing early on CJK fonts or JPX images. Standard font data is not needed for op lists.

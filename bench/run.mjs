@@ -22,11 +22,27 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
   const o = {
-    quick: false, limit: 0, files: null, only: ALL_CONTENDERS.slice(), reps: 0, timeoutS: 10, json: null,
-    mem: ['ours', 'floor'], corpus: path.resolve(ROOT, '..', 'shared', 'corpus'), minReps: 5, targetMs: 20,
-    maxReps: 200, slowMs: 250, slowReps: 3, memFiles: 5,
+    quick: false,
+    limit: 0,
+    files: null,
+    only: ALL_CONTENDERS.slice(),
+    reps: 0,
+    timeoutS: 10,
+    json: null,
+    mem: ['ours', 'floor'],
+    corpus: path.resolve(ROOT, '..', 'shared', 'corpus'),
+    minReps: 5,
+    targetMs: 20,
+    maxReps: 200,
+    slowMs: 250,
+    slowReps: 3,
+    memFiles: 5,
   };
-  const list = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -39,23 +55,52 @@ function parseArgs(argv) {
       return n;
     };
     switch (a) {
-      case '--quick': o.quick = true; break;
-      case '--limit': o.limit = Math.floor(int(val())); break;
-      case '--files': o.files = list(val()); break;
-      case '--only': o.only = list(val()); break;
-      case '--reps': o.reps = Math.max(1, Math.floor(int(val()))); break;
-      case '--timeout': o.timeoutS = int(val()); break;
-      case '--json': o.json = val(); break;
-      case '--mem': o.mem = list(val()); break;
-      case '--no-mem': o.mem = []; break;
-      case '--mem-files': o.memFiles = Math.max(1, Math.floor(int(val()))); break;
-      case '--corpus': o.corpus = path.resolve(val()); break;
-      case '-h': case '--help':
-        process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 12)
-          .map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      case '--quick':
+        o.quick = true;
+        break;
+      case '--limit':
+        o.limit = Math.floor(int(val()));
+        break;
+      case '--files':
+        o.files = list(val());
+        break;
+      case '--only':
+        o.only = list(val());
+        break;
+      case '--reps':
+        o.reps = Math.max(1, Math.floor(int(val())));
+        break;
+      case '--timeout':
+        o.timeoutS = int(val());
+        break;
+      case '--json':
+        o.json = val();
+        break;
+      case '--mem':
+        o.mem = list(val());
+        break;
+      case '--no-mem':
+        o.mem = [];
+        break;
+      case '--mem-files':
+        o.memFiles = Math.max(1, Math.floor(int(val())));
+        break;
+      case '--corpus':
+        o.corpus = path.resolve(val());
+        break;
+      case '-h':
+      case '--help':
+        process.stdout.write(
+          readFileSync(fileURLToPath(import.meta.url), 'utf8')
+            .split('\n')
+            .slice(1, 12)
+            .map((l) => l.replace(/^\/\/ ?/, ''))
+            .join('\n') + '\n',
+        );
         process.exit(0);
         break;
-      default: die(`unknown option ${a} (try --help)`);
+      default:
+        die(`unknown option ${a} (try --help)`);
     }
   }
   for (const c of [...o.only, ...o.mem]) if (!ALL_CONTENDERS.includes(c)) die(`unknown contender ${c}; known: ${ALL_CONTENDERS.join(', ')}`);
@@ -101,7 +146,9 @@ function loadLabels(corpus) {
     try {
       const j = JSON.parse(line);
       labels.set(j.file, j);
-    } catch { /* a bad line costs one label */ }
+    } catch {
+      /* a bad line costs one label */
+    }
   }
   return labels;
 }
@@ -118,17 +165,29 @@ const geomean = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.le
 const sum = (xs) => xs.reduce((s, x) => s + x, 0);
 
 // ---------------------------------------------------------------- formatting
-const fmtMs = (ms) => (!Number.isFinite(ms) ? '–' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`);
+const fmtMs = (ms) =>
+  !Number.isFinite(ms) ? '–' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`;
 const fmtX = (x) => (!Number.isFinite(x) ? '–' : x >= 100 ? `${x.toFixed(0)}×` : x >= 10 ? `${x.toFixed(1)}×` : `${x.toFixed(2)}×`);
 const fmtBytes = (b) => (b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KB` : `${b} B`);
 const fmtDur = (ms) => {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 };
 function table(rows, align) {
   const w = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  return rows.map((r) => r.map((v, c) => (align?.[c] === 'l' ? String(v).padEnd(w[c]) : String(v).padStart(w[c]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((v, c) => (align?.[c] === 'l' ? String(v).padEnd(w[c]) : String(v).padStart(w[c])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 const progress = (s) => process.stderr.write(s);
 
@@ -149,9 +208,16 @@ class Runner {
     const child = this.child;
     const warm = await new Promise((resolve) => {
       const timer = setTimeout(() => done(false), WARMUP_BUDGET_MS + 10_000);
-      const onMsg = (m) => { if (m.type === 'warm') done(true); };
+      const onMsg = (m) => {
+        if (m.type === 'warm') done(true);
+      };
       const onExit = () => done(false);
-      const done = (ok) => { clearTimeout(timer); child.off('message', onMsg); child.off('exit', onExit); resolve(ok); };
+      const done = (ok) => {
+        clearTimeout(timer);
+        child.off('message', onMsg);
+        child.off('exit', onExit);
+        resolve(ok);
+      };
       child.on('message', onMsg);
       child.on('exit', onExit);
       child.send({ type: 'warmup', paths: this.warmPaths, budgetMs: WARMUP_BUDGET_MS });
@@ -172,14 +238,25 @@ class Runner {
     });
     // Libraries print warnings about damaged files; keep the tail for crash reports, drop the rest.
     this.tail = '';
-    const keep = (d) => { this.tail = (this.tail + d.toString()).slice(-400); };
+    const keep = (d) => {
+      this.tail = (this.tail + d.toString()).slice(-400);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     this.child = child;
     const msg = await new Promise((resolve) => {
-      const onMsg = (m) => { cleanup(); resolve(m); };
-      const onExit = (code, sig) => { cleanup(); resolve({ type: 'load-error', message: `exited (${sig ?? code}) while loading: ${this.tail.trim()}` }); };
-      const cleanup = () => { child.off('message', onMsg); child.off('exit', onExit); };
+      const onMsg = (m) => {
+        cleanup();
+        resolve(m);
+      };
+      const onExit = (code, sig) => {
+        cleanup();
+        resolve({ type: 'load-error', message: `exited (${sig ?? code}) while loading: ${this.tail.trim()}` });
+      };
+      const cleanup = () => {
+        child.off('message', onMsg);
+        child.off('exit', onExit);
+      };
       child.on('message', onMsg);
       child.on('exit', onExit);
     });
@@ -202,7 +279,10 @@ class Runner {
     if (this.child?.connected) this.child.send({ type: 'exit' });
     const c = this.child;
     this.child = null;
-    if (c) setTimeout(() => { if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); }, 2000).unref();
+    if (c)
+      setTimeout(() => {
+        if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      }, 2000).unref();
   }
 
   /** Times one file; resolves to a result record, never rejects. */
@@ -259,8 +339,12 @@ async function measureMemory(name, file) {
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('exit', (code, sig) => {
       clearTimeout(timer);
@@ -339,7 +423,7 @@ for (const name of opts.only) {
   const r = new Runner(name);
   r.warmPaths = warmPaths;
   if (await r.start()) runners.push(r);
-  else skipped.set(name, r.message), progress(`bench: skipping ${name}: ${r.state === 'unavailable' ? '' : 'failed to load: '}${r.message}\n`);
+  else (skipped.set(name, r.message), progress(`bench: skipping ${name}: ${r.state === 'unavailable' ? '' : 'failed to load: '}${r.message}\n`));
 }
 const active = runners.map((r) => r.name);
 
@@ -374,7 +458,9 @@ const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
 say(`# PDF Page Diagnostics — speed benchmark`);
 say(`${new Date().toISOString()}  node ${process.version}  ${cpu} ×${os.cpus().length}`);
 say(`corpus: ${opts.corpus} — ${selection}, ${fmtBytes(selectedBytes)}`);
-say(`timing: median of per-run times per document (warm-up run discarded; ≥ ${plan.minReps} runs and ≥ ${plan.targetMs} ms per file, ≤ ${plan.maxReps} runs; ${plan.slowReps} runs on files slower than ${plan.slowMs} ms${plan.reps ? `; fixed --reps ${plan.reps}` : ''}); time limit ${opts.timeoutS} s per file`);
+say(
+  `timing: median of per-run times per document (warm-up run discarded; ≥ ${plan.minReps} runs and ≥ ${plan.targetMs} ms per file, ≤ ${plan.maxReps} runs; ${plan.slowReps} runs on files slower than ${plan.slowMs} ms${plan.reps ? `; fixed --reps ${plan.reps}` : ''}); time limit ${opts.timeoutS} s per file`,
+);
 for (const [name, why] of skipped) say(`skipped ${name}: ${why}`);
 say();
 
@@ -390,8 +476,29 @@ if (active.length) {
     const total = sum(ms);
     const totalCommon = sum(common.map((rec) => rec.results[c].medianMs));
     const mbps = sum(ok.map((rec) => rec.size)) / (1 << 20) / (total / 1000);
-    summary.contenders[c] = { ok: ok.length, errors: errors.length, timeouts: timeouts.length, medianMs: quantile(ms, 0.5), p95Ms: quantile(ms, 0.95), meanMs: total / ms.length, totalMs: total, totalCommonMs: totalCommon, mbPerS: mbps };
-    rows.push([c, ok.length, errors.length, timeouts.length, fmtMs(quantile(ms, 0.5)), fmtMs(quantile(ms, 0.95)), fmtMs(total / ms.length), fmtMs(total), Number.isFinite(mbps) ? mbps.toFixed(1) : '–', fmtMs(totalCommon)]);
+    summary.contenders[c] = {
+      ok: ok.length,
+      errors: errors.length,
+      timeouts: timeouts.length,
+      medianMs: quantile(ms, 0.5),
+      p95Ms: quantile(ms, 0.95),
+      meanMs: total / ms.length,
+      totalMs: total,
+      totalCommonMs: totalCommon,
+      mbPerS: mbps,
+    };
+    rows.push([
+      c,
+      ok.length,
+      errors.length,
+      timeouts.length,
+      fmtMs(quantile(ms, 0.5)),
+      fmtMs(quantile(ms, 0.95)),
+      fmtMs(total / ms.length),
+      fmtMs(total),
+      Number.isFinite(mbps) ? mbps.toFixed(1) : '–',
+      fmtMs(totalCommon),
+    ]);
   }
   say(`## Per-document time (median of runs), over the documents each contender handled`);
   say(table(rows, ['l']));
@@ -400,10 +507,11 @@ if (active.length) {
 
   // failures
   const fails = [];
-  for (const rec of records) for (const c of active) {
-    const r = rec.results[c];
-    if (r && r.status !== 'ok') fails.push([c, r.status, rec.file, (r.message ?? '').replace(/\s+/g, ' ').slice(0, 90)]);
-  }
+  for (const rec of records)
+    for (const c of active) {
+      const r = rec.results[c];
+      if (r && r.status !== 'ok') fails.push([c, r.status, rec.file, (r.message ?? '').replace(/\s+/g, ' ').slice(0, 90)]);
+    }
   if (fails.length) {
     say(`## Errors and timeouts (${fails.length})`);
     say(table([['contender', 'status', 'file', 'message'], ...fails], ['l', 'l', 'l', 'l']));
@@ -417,12 +525,22 @@ if (active.length) {
     { key: 'ours/floor', num: 'ours', den: 'floor', target: 2, better: 'low', label: '≤ 2× the floor' },
   ];
   // the baselines against each other, for orientation while ours is not built
-  if (!active.includes('ours') && active.includes('pdfjs') && active.includes('mupdf')) RATIOS.push({ key: 'pdfjs/mupdf', num: 'pdfjs', den: 'mupdf', better: 'high', label: 'pdf.js time over MuPDF.js time (reference)' });
+  if (!active.includes('ours') && active.includes('pdfjs') && active.includes('mupdf'))
+    RATIOS.push({ key: 'pdfjs/mupdf', num: 'pdfjs', den: 'mupdf', better: 'high', label: 'pdf.js time over MuPDF.js time (reference)' });
   const ratioRows = [['ratio', 'files', 'median', 'geomean', 'p5', 'p95', 'target', 'verdict']];
   const worst = [];
   for (const R of RATIOS) {
     if (!active.includes(R.num) || !active.includes(R.den)) {
-      ratioRows.push([R.key, '–', '–', '–', '–', '–', R.target ? (R.better === 'high' ? `≥ ${R.target}×` : `≤ ${R.target}×`) : '', `not measured (${[R.num, R.den].filter((c) => !active.includes(c)).join(', ')} unavailable)`]);
+      ratioRows.push([
+        R.key,
+        '–',
+        '–',
+        '–',
+        '–',
+        '–',
+        R.target ? (R.better === 'high' ? `≥ ${R.target}×` : `≤ ${R.target}×`) : '',
+        `not measured (${[R.num, R.den].filter((c) => !active.includes(c)).join(', ')} unavailable)`,
+      ]);
       continue;
     }
     const both = records.filter((rec) => rec.results[R.num]?.status === 'ok' && rec.results[R.den]?.status === 'ok');
@@ -437,7 +555,16 @@ if (active.length) {
       summary.targets[R.key] = { target: R.target, better: R.better, median: med, geomean: gm, met: pass };
     }
     summary.ratios[R.key] = { files: xs.length, median: med, geomean: gm, p5: quantile(xs, 0.05), p95: quantile(xs, 0.95) };
-    ratioRows.push([R.key, xs.length, fmtX(med), fmtX(gm), fmtX(quantile(xs, 0.05)), fmtX(quantile(xs, 0.95)), R.target ? (R.better === 'high' ? `≥ ${R.target}×` : `≤ ${R.target}×`) : '', verdict]);
+    ratioRows.push([
+      R.key,
+      xs.length,
+      fmtX(med),
+      fmtX(gm),
+      fmtX(quantile(xs, 0.05)),
+      fmtX(quantile(xs, 0.95)),
+      R.target ? (R.better === 'high' ? `≥ ${R.target}×` : `≤ ${R.target}×`) : '',
+      verdict,
+    ]);
     // worst: where ours gains least (X/ours low) or costs most over the floor (ours/floor high)
     per.sort((a, b) => (R.better === 'high' ? a.x - b.x : b.x - a.x));
     worst.push({ R, list: per.slice(0, 10) });
@@ -448,14 +575,30 @@ if (active.length) {
   for (const { R, list } of worst) {
     if (!list.length) continue;
     say(`### 10 worst files for ${R.key} (${R.better === 'high' ? 'lowest' : 'highest'})`);
-    say(table([['ratio', R.num, R.den, 'size', 'file'], ...list.map(({ rec, x }) => [fmtX(x), fmtMs(rec.results[R.num].medianMs), fmtMs(rec.results[R.den].medianMs), fmtBytes(rec.size), rec.file])], [undefined, undefined, undefined, undefined, 'l']));
+    say(
+      table(
+        [
+          ['ratio', R.num, R.den, 'size', 'file'],
+          ...list.map(({ rec, x }) => [
+            fmtX(x),
+            fmtMs(rec.results[R.num].medianMs),
+            fmtMs(rec.results[R.den].medianMs),
+            fmtBytes(rec.size),
+            rec.file,
+          ]),
+        ],
+        [undefined, undefined, undefined, undefined, 'l'],
+      ),
+    );
     say();
   }
 
   // answers against the labels: a sanity check that every contender did the work, not a quality measure
   const labelRows = [['contender', 'files', 'pages agree', 'needsOcr agrees']];
   for (const c of active) {
-    let n = 0, pages = 0, ocr = 0;
+    let n = 0,
+      pages = 0,
+      ocr = 0;
     for (const rec of records) {
       const r = rec.results[c];
       const l = labels.get(rec.file.split(path.sep).join('/'));
@@ -476,10 +619,15 @@ const memContenders = opts.mem;
 const memWall0 = performance.now();
 if (memContenders.length) {
   // the largest files that are actually analysed (files needing a password are answered from the trailer alone)
-  const big = allFiles.filter((f) => !labels.get(f.rel.split(path.sep).join('/'))?.needsPassword).sort((a, b) => b.size - a.size).slice(0, opts.memFiles);
+  const big = allFiles
+    .filter((f) => !labels.get(f.rel.split(path.sep).join('/'))?.needsPassword)
+    .sort((a, b) => b.size - a.size)
+    .slice(0, opts.memFiles);
   say(`## Peak memory, one fresh process per run (the ${big.length} largest files not needing a password)`);
   say(`heap peak growth: JS heap high-water during the run over the heap after a full GC before it (from --trace-gc);`);
-  say(`RSS peak growth: getrusage max RSS after the run minus RSS before it (includes ArrayBuffers and wasm memory; an upper bound, 0 when the run did not raise the process's peak).`);
+  say(
+    `RSS peak growth: getrusage max RSS after the run minus RSS before it (includes ArrayBuffers and wasm memory; an upper bound, 0 when the run did not raise the process's peak).`,
+  );
   for (const c of memContenders) {
     progress(`bench: memory, ${c}…\n`);
     const rows = [['file', 'size', 'time', 'heap peak growth', 'RSS peak growth', 'RSS growth / size', 'GCs']];
@@ -487,14 +635,31 @@ if (memContenders.length) {
     let unavailable = null;
     for (const f of big) {
       const r = await measureMemory(c, f);
-      if (r.unavailable) { unavailable = r.error; break; }
+      if (r.unavailable) {
+        unavailable = r.error;
+        break;
+      }
       (summary.memory[c] ??= []).push({ file: f.rel, size: f.size, ...r });
-      if (r.error) { rows.push([f.rel, fmtBytes(f.size), 'error', r.error.slice(0, 60), '', '', '']); continue; }
+      if (r.error) {
+        rows.push([f.rel, fmtBytes(f.size), 'error', r.error.slice(0, 60), '', '', '']);
+        continue;
+      }
       pts.push({ size: f.size, heap: r.heapGrowth, rss: r.rssGrowth });
-      rows.push([f.rel, fmtBytes(f.size), fmtMs(r.ms), Number.isFinite(r.heapGrowth) ? fmtBytes(r.heapGrowth) : '?', fmtBytes(r.rssGrowth), `${(r.rssGrowth / f.size).toFixed(2)}×`, r.gcsDuring ?? '?']);
+      rows.push([
+        f.rel,
+        fmtBytes(f.size),
+        fmtMs(r.ms),
+        Number.isFinite(r.heapGrowth) ? fmtBytes(r.heapGrowth) : '?',
+        fmtBytes(r.rssGrowth),
+        `${(r.rssGrowth / f.size).toFixed(2)}×`,
+        r.gcsDuring ?? '?',
+      ]);
     }
     say();
-    if (unavailable) { say(`### ${c}: skipped — ${unavailable}`); continue; }
+    if (unavailable) {
+      say(`### ${c}: skipped — ${unavailable}`);
+      continue;
+    }
     say(`### ${c}`);
     say(table(rows, ['l']));
     const hs = pts.filter((p) => Number.isFinite(p.heap));
@@ -503,7 +668,9 @@ if (memContenders.length) {
       const mx = sum(hs.map((p) => p.size)) / hs.length;
       const my = sum(hs.map((p) => p.heap)) / hs.length;
       const slope = sum(hs.map((p) => (p.size - mx) * (p.heap - my))) / Math.max(1, sum(hs.map((p) => (p.size - mx) ** 2)));
-      say(`heap high-water vs file size: slope ${slope.toFixed(2)} bytes of heap per byte of file; max ${fmtBytes(Math.max(...hs.map((p) => p.heap)))}`);
+      say(
+        `heap high-water vs file size: slope ${slope.toFixed(2)} bytes of heap per byte of file; max ${fmtBytes(Math.max(...hs.map((p) => p.heap)))}`,
+      );
       summary.memory[`${c}:slope`] = slope;
     }
   }
@@ -513,11 +680,16 @@ if (memContenders.length) {
 const wallMs = performance.now() - wall0;
 say(`## Run time`);
 if (!active.length) say(`timing: no contender available, nothing timed`);
-else say(`timing: ${fmtDur(timingWallMs)} for ${files.length} files (${fmtBytes(selectedBytes)}); memory: ${fmtDur(performance.now() - memWall0)}; wall ${fmtDur(wallMs)}`);
+else
+  say(
+    `timing: ${fmtDur(timingWallMs)} for ${files.length} files (${fmtBytes(selectedBytes)}); memory: ${fmtDur(performance.now() - memWall0)}; wall ${fmtDur(wallMs)}`,
+  );
 if (files.length < allFiles.length && active.length) {
   // the spread sample stands for the whole size distribution, so time scales with the file count
   const est = timingWallMs * (allFiles.length / files.length);
-  say(`estimated full run (${allFiles.length} files, ${fmtBytes(allBytes)}) with ${active.join(', ')}: ≈ ${fmtDur(est)}${opts.files ? ' (from a --files selection: not representative)' : ''}`);
+  say(
+    `estimated full run (${allFiles.length} files, ${fmtBytes(allBytes)}) with ${active.join(', ')}: ≈ ${fmtDur(est)}${opts.files ? ' (from a --files selection: not representative)' : ''}`,
+  );
   summary.estimatedFullRunMs = est;
 }
 summary.wallMs = wallMs;
@@ -525,6 +697,9 @@ summary.timingWallMs = timingWallMs;
 
 process.stdout.write(out.join('\n') + '\n');
 if (opts.json) {
-  writeFileSync(opts.json, JSON.stringify({ options: { ...opts }, selection, node: process.version, cpu, date: new Date().toISOString(), summary, records }, null, 1));
+  writeFileSync(
+    opts.json,
+    JSON.stringify({ options: { ...opts }, selection, node: process.version, cpu, date: new Date().toISOString(), summary, records }, null, 1),
+  );
   progress(`bench: wrote ${opts.json}\n`);
 }

@@ -31,7 +31,19 @@ const routes = ['text', 'ocr', 'blank', 'review'];
 const pages = new Array(PAGES);
 for (let i = 0; i < PAGES; i++) {
   const b = boxes[i % 3];
-  pages[i] = { page: i + 1, route: routes[i % 4], reasons: [], visibleChars: 0, invisibleChars: 0, imageCoverage: 0, imageCount: 0, vectorOps: 0, fonts: 0, imageBoxes: [], ...b };
+  pages[i] = {
+    page: i + 1,
+    route: routes[i % 4],
+    reasons: [],
+    visibleChars: 0,
+    invisibleChars: 0,
+    imageCoverage: 0,
+    imageCount: 0,
+    vectorOps: 0,
+    fonts: 0,
+    imageBoxes: [],
+    ...b,
+  };
 }
 const report = { pageCount: PAGES, verdict: 'synthetic', findings: [], pages };
 
@@ -71,4 +83,5 @@ for (let rep = 0; rep < REPS; rep++) {
 
 const fmt = (x) => (x < 1 ? x.toFixed(3) : x.toFixed(1));
 console.log(`page preview layout, ${PAGES.toLocaleString('en-US')} pages, median of ${REPS} (node ${process.version})`);
-for (const k of Object.keys(res)) console.log(`  ${k.padEnd(7)} ${fmt(median(res[k])).padStart(9)} ms   (min ${fmt(Math.min(...res[k]))}, max ${fmt(Math.max(...res[k]))})`);
+for (const k of Object.keys(res))
+  console.log(`  ${k.padEnd(7)} ${fmt(median(res[k])).padStart(9)} ms   (min ${fmt(Math.min(...res[k]))}, max ${fmt(Math.max(...res[k]))})`);

@@ -21,7 +21,10 @@ const labels = loadLabels().filter((l) => !filter || l.file.includes(filter));
 const results: FileResult[] = [];
 for (const l of labels) results.push(checkFile(l));
 
-let docs = 0, docsOk = 0, pages = 0, pagesOk = 0;
+let docs = 0,
+  docsOk = 0,
+  pages = 0,
+  pagesOk = 0;
 const confusion = new Map<string, number>();
 for (const r of results) {
   docs++;
@@ -37,7 +40,9 @@ const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : '100.0')
 if (!quiet) {
   for (const r of results) {
     if (r.docAgrees && r.pageDisagreements.length === 0) continue;
-    console.log(`\n${r.docAgrees ? 'page' : 'DOC '} ${r.file}  label needsOcr=${r.label.needsOcr} ocrPages=[${r.label.ocrPages ?? ''}]  ours needsOcr=${r.report.needsOcr} ocrPages=[${r.report.ocrPages}]${r.report.error ? ` error=${r.report.error.reason}: ${r.report.error.message}` : ''}${r.label.error ? ` labelError=${r.label.error}` : ''}`);
+    console.log(
+      `\n${r.docAgrees ? 'page' : 'DOC '} ${r.file}  label needsOcr=${r.label.needsOcr} ocrPages=[${r.label.ocrPages ?? ''}]  ours needsOcr=${r.report.needsOcr} ocrPages=[${r.report.ocrPages}]${r.report.error ? ` error=${r.report.error.reason}: ${r.report.error.message}` : ''}${r.label.error ? ` labelError=${r.label.error}` : ''}`,
+    );
     for (const d of r.pageDisagreements.slice(0, 12)) {
       const l = d.label;
       const o = d.ours;
@@ -52,11 +57,31 @@ if (!quiet) {
 const slow = [...results].sort((a, b) => b.ms - a.ms).slice(0, 5);
 console.log(`\ndocuments: needs-OCR decision and OCR page list agree on ${docsOk}/${docs} (${pct(docsOk, docs)} %)`);
 console.log(`pages: route agrees on ${pagesOk}/${pages} (${pct(pagesOk, pages)} %)`);
-if (confusion.size) console.log('page disagreements (label → ours): ' + [...confusion].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(', '));
+if (confusion.size)
+  console.log(
+    'page disagreements (label → ours): ' +
+      [...confusion]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', '),
+  );
 console.log('slowest: ' + slow.map((r) => `${r.file} ${r.ms.toFixed(0)} ms`).join(', '));
 if (writeBaseline) {
-  const agree = results.filter((r) => r.docAgrees).map((r) => r.file).sort();
+  const agree = results
+    .filter((r) => r.docAgrees)
+    .map((r) => r.file)
+    .sort();
   const path = resolve(import.meta.dirname, '..', 'test', 'accuracy-baseline.json');
-  writeFileSync(path, JSON.stringify({ note: 'documents whose needs-OCR decision and OCR page list agree with the corpus labels; the ratchet test fails if one stops agreeing. Raise, never lower.', documents: agree }, null, 1) + '\n');
+  writeFileSync(
+    path,
+    JSON.stringify(
+      {
+        note: 'documents whose needs-OCR decision and OCR page list agree with the corpus labels; the ratchet test fails if one stops agreeing. Raise, never lower.',
+        documents: agree,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   console.log(`baseline written: ${agree.length} documents → ${path}`);
 }

@@ -46,7 +46,13 @@ const results = await Promise.all([
     external: ['vscode'],
     mainFields: ['browser', 'module', 'main'],
   }),
-  build({ ...common, entryPoints: ['src/extension/worker/webWorker.ts'], outfile: 'dist/web/analysisWorker.js', format: 'iife', platform: 'browser' }),
+  build({
+    ...common,
+    entryPoints: ['src/extension/worker/webWorker.ts'],
+    outfile: 'dist/web/analysisWorker.js',
+    format: 'iife',
+    platform: 'browser',
+  }),
   build({
     ...common,
     entryPoints: ['webview/main.ts'],
@@ -57,7 +63,9 @@ const results = await Promise.all([
     external: ['fs', 'http', 'https', 'url', 'canvas', 'path', 'module', 'zlib', 'stream'],
     logOverride: { 'unsupported-dynamic-import': 'silent' },
     // pdf.js marks its licence with @licstart, which esbuild does not keep as a legal comment.
-    footer: { js: '/*! Includes pdf.js (pdfjs-dist), Copyright Mozilla Foundation, Apache License 2.0: see LICENSE.pdfjs and THIRD_PARTY_NOTICES.md */' },
+    footer: {
+      js: '/*! Includes pdf.js (pdfjs-dist), Copyright Mozilla Foundation, Apache License 2.0: see LICENSE.pdfjs and THIRD_PARTY_NOTICES.md */',
+    },
   }),
   build({ ...common, entryPoints: ['webview/main.css'], outfile: 'dist/webview/main.css', loader: { '.css': 'css' } }),
 ]);

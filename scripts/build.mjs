@@ -14,7 +14,9 @@ import { promisify } from 'node:util';
 // The CLI stamps every record with these; keep the hash in step with analyzerVersion() in src/cli/version.ts.
 const pkgVersion = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const h = createHash('sha256');
-for (const f of readdirSync('src/analyzer').filter((n) => n.endsWith('.ts')).sort()) {
+for (const f of readdirSync('src/analyzer')
+  .filter((n) => n.endsWith('.ts'))
+  .sort()) {
   h.update(f + '\0');
   h.update(readFileSync(`src/analyzer/${f}`));
   h.update('\0');
@@ -25,7 +27,14 @@ rmSync('dist/analyzer', { recursive: true, force: true });
 mkdirSync('dist/meta', { recursive: true });
 const common = { bundle: true, sourcemap: true, target: 'es2022', logLevel: 'warning', legalComments: 'eof', metafile: true };
 const [lib, cli] = await Promise.all([
-  build({ ...common, entryPoints: ['src/analyzer/index.ts'], outfile: 'dist/analyzer/index.js', format: 'esm', platform: 'neutral', mainFields: ['module', 'main'] }),
+  build({
+    ...common,
+    entryPoints: ['src/analyzer/index.ts'],
+    outfile: 'dist/analyzer/index.js',
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+  }),
   build({
     ...common,
     entryPoints: ['src/cli/main.ts'],

@@ -153,14 +153,21 @@ const HELV = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /Win
 const TEXT = 'BT /F1 12 Tf 72 720 Td (The quick brown fox jumps over the lazy dog, forty-three characters.) Tj ET\n';
 
 /** A document of pages given by their content bytes and extra resources; returns the builder for more objects. */
-export function docWith(pages: { content: number | Uint8Array | string; res?: string; extra?: string }[], b = new PdfBuilder()): { b: PdfBuilder; bytes: () => Uint8Array } {
+export function docWith(
+  pages: { content: number | Uint8Array | string; res?: string; extra?: string }[],
+  b = new PdfBuilder(),
+): { b: PdfBuilder; bytes: () => Uint8Array } {
   const font = b.add(HELV);
   const cat = b.reserve();
   const root = b.reserve();
   const kids: number[] = [];
   for (const p of pages) {
     const c = typeof p.content === 'number' ? p.content : b.stream('', p.content);
-    kids.push(b.add(`<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${p.res ?? ''} >> /Contents ${c} 0 R ${p.extra ?? ''} >>`));
+    kids.push(
+      b.add(
+        `<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${p.res ?? ''} >> /Contents ${c} 0 R ${p.extra ?? ''} >>`,
+      ),
+    );
   }
   b.set(root, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
   b.set(cat, `<< /Type /Catalog /Pages ${root} 0 R >>`);
@@ -207,7 +214,10 @@ export const hostile = {
     const forms = Array.from({ length: n }, () => b.reserve());
     forms.forEach((f, i) => {
       const next = forms[(i + 1) % n];
-      b.set(f, { dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${next} 0 R >> >>`, data: 'q /X Do Q 0 0 10 10 re f' });
+      b.set(f, {
+        dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${next} 0 R >> >>`,
+        data: 'q /X Do Q 0 0 10 10 re f',
+      });
     });
     return pageDoc(b, '/X Do', `/XObject << /X ${forms[0]} 0 R >>`);
   },
@@ -218,7 +228,10 @@ export const hostile = {
     let next = img;
     for (let i = 0; i < depth; i++) {
       const draw = Array(fanout).fill('q /X Do Q').join(' ');
-      next = b.stream(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${next} 0 R >> >>`, i === 0 ? 'q 612 0 0 792 0 0 cm /X Do Q' : draw);
+      next = b.stream(
+        `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${next} 0 R >> >>`,
+        i === 0 ? 'q 612 0 0 792 0 0 cm /X Do Q' : draw,
+      );
     }
     return pageDoc(b, '/X Do', `/XObject << /X ${next} 0 R >>`);
   },
@@ -273,13 +286,21 @@ export const hostile = {
     const content = `${n} 0 0 ${n} 0 0 cm q ${n} ${n} ${n} ${n} re f Q BT /F1 ${n} Tf ${n} Tz ${n} Tc ${n} TL ${n} ${n} Td [(A) ${n} (B)] TJ T* (C) Tj ET ${n} 0 0 ${n} ${n} ${n} cm /Im Do 99999999999999999999999 0 0 1 0 0 cm /Im Do`;
     const b = new PdfBuilder();
     const img = b.stream(`/Type /XObject /Subtype /Image /Width ${n} /Height ${n} /ColorSpace /DeviceGray /BitsPerComponent 8`, '\x80');
-    return pageDoc(b, content, `/XObject << /Im ${img} 0 R >>`, `/MediaBox [0 0 ${n} ${n}] /CropBox [-${n} -${n} ${n} ${n}] /Rotate ${n} /UserUnit ${n}`);
+    return pageDoc(
+      b,
+      content,
+      `/XObject << /Im ${img} 0 R >>`,
+      `/MediaBox [0 0 ${n} ${n}] /CropBox [-${n} -${n} ${n} ${n}] /Rotate ${n} /UserUnit ${n}`,
+    );
   },
   /** `ops` operators of one kind (compressed, so the file stays small) */
   operatorFlood(ops: number, op = 'q Q'): Uint8Array {
     const b = new PdfBuilder();
     const unit = op + '\n';
-    const c = b.add({ dict: '/Filter /FlateDecode', data: new Uint8Array(deflateSync(Buffer.alloc(unit.length * ops, unit, 'latin1'), { level: 9 })) });
+    const c = b.add({
+      dict: '/Filter /FlateDecode',
+      data: new Uint8Array(deflateSync(Buffer.alloc(unit.length * ops, unit, 'latin1'), { level: 9 })),
+    });
     const img = b.stream('/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8', '\x80');
     return pageDoc(b, c, `/XObject << /Im ${img} 0 R >>`);
   },
@@ -290,7 +311,12 @@ export const hostile = {
     const root = /\/Root (\d+ \d+ R)/.exec(s)![1];
     const prev = Number(/startxref\s+(\d+)/.exec(s)![1]);
     const z = deflateSync(deflateSync(Buffer.alloc(rows * 4, Buffer.from([1, 0, 9, 0]))));
-    return concat([d, `\n99 0 obj\n<< /Type /XRef /W [1 2 1] /Index [0 ${rows}] /Size ${rows} /Root ${root} /Prev ${prev} /Filter [/FlateDecode /FlateDecode] /Length ${z.length} >>\nstream\n`, new Uint8Array(z), `\nendstream\nendobj\nstartxref\n${d.length + 1}\n%%EOF\n`]);
+    return concat([
+      d,
+      `\n99 0 obj\n<< /Type /XRef /W [1 2 1] /Index [0 ${rows}] /Size ${rows} /Root ${root} /Prev ${prev} /Filter [/FlateDecode /FlateDecode] /Length ${z.length} >>\nstream\n`,
+      new Uint8Array(z),
+      `\nendstream\nendobj\nstartxref\n${d.length + 1}\n%%EOF\n`,
+    ]);
   },
   /** a reference chain of `n` objects (1 → 2 → … → content), or a cycle of `n` when cyclic */
   refChain(n: number, cyclic = false): Uint8Array {
@@ -322,7 +348,9 @@ export const hostile = {
     const cat = b.reserve();
     const root = b.reserve();
     const c = b.stream('', TEXT);
-    const page = b.add(`<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${c} 0 R >>`);
+    const page = b.add(
+      `<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${c} 0 R >>`,
+    );
     b.set(root, `<< /Type /Pages /Kids [${page} 0 R 99 0 R] /Count ${count} >>`);
     b.set(cat, `<< /Type /Catalog /Pages ${root} 0 R >>`);
     return b.build(cat);
@@ -347,7 +375,9 @@ function pageDoc(b: PdfBuilder, content: number | string, res: string, extra = '
   const c = typeof content === 'number' ? content : b.stream('', content);
   const cat = b.reserve();
   const root = b.reserve();
-  const page = b.add(`<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${res} >> /Contents ${c} 0 R ${extra} >>`);
+  const page = b.add(
+    `<< /Type /Page /Parent ${root} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${res} >> /Contents ${c} 0 R ${extra} >>`,
+  );
   b.set(root, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
   b.set(cat, `<< /Type /Catalog /Pages ${root} 0 R >>`);
   return b.build(cat);
@@ -355,7 +385,9 @@ function pageDoc(b: PdfBuilder, content: number | string, res: string, extra = '
 
 function withPages(b: PdfBuilder, _bytes: () => Uint8Array, pages: { content: string }[]): Uint8Array {
   // docWith([]) above made font, catalog and an empty root; rebuild the root with the given pages
-  const kids = pages.map((p) => b.add(`<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 1 0 R >> >> /Contents ${p.content} >>`));
+  const kids = pages.map((p) =>
+    b.add(`<< /Type /Page /Parent 3 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 1 0 R >> >> /Contents ${p.content} >>`),
+  );
   b.set(3, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
   b.set(2, `<< /Type /Catalog /Pages 3 0 R >>`);
   return b.build(2);
@@ -365,7 +397,28 @@ function withPages(b: PdfBuilder, _bytes: () => Uint8Array, pages: { content: st
 
 type Mutator = (b: Uint8Array, r: Rng) => Uint8Array;
 
-const HUGE = ['99999999999999999999', '-99999999999999999999', '2147483648', '-2147483649', '4294967296', '1e308', '-1e308', '1.7976931348623157e309', '-0', '0', '-1', '3.4e38', '.', '-.', '1..2', '9007199254740993', '0.000000000000000000001', '65536', '-2147483648', '1E400'];
+const HUGE = [
+  '99999999999999999999',
+  '-99999999999999999999',
+  '2147483648',
+  '-2147483649',
+  '4294967296',
+  '1e308',
+  '-1e308',
+  '1.7976931348623157e309',
+  '-0',
+  '0',
+  '-1',
+  '3.4e38',
+  '.',
+  '-.',
+  '1..2',
+  '9007199254740993',
+  '0.000000000000000000001',
+  '65536',
+  '-2147483648',
+  '1E400',
+];
 
 /** The last trailer's /Root, /Encrypt, /ID and startxref, to append incremental updates a reader will follow. */
 function trailerInfo(s: string): { root?: string; extra: string; prev?: number; size: number } {
@@ -446,7 +499,40 @@ const MUTATORS: Record<string, Mutator> = {
     return r.chance(0.5) ? splice(b, at, len, run) : splice(b, at, 0, run);
   },
   insertToken(b, r) {
-    const toks = ['<<', '>>', '[', ']', '(', ')', '<', '>', 'endobj', 'stream', 'endstream', 'obj', 'R', ' 0 R', 'xref', 'trailer', 'startxref', '%%EOF', '/', '\\', 'BI', 'ID', 'EI', 'BT', 'q', 'Q', 'Do', '1 0 obj', '%', '\r', '{', '}'];
+    const toks = [
+      '<<',
+      '>>',
+      '[',
+      ']',
+      '(',
+      ')',
+      '<',
+      '>',
+      'endobj',
+      'stream',
+      'endstream',
+      'obj',
+      'R',
+      ' 0 R',
+      'xref',
+      'trailer',
+      'startxref',
+      '%%EOF',
+      '/',
+      '\\',
+      'BI',
+      'ID',
+      'EI',
+      'BT',
+      'q',
+      'Q',
+      'Do',
+      '1 0 obj',
+      '%',
+      '\r',
+      '{',
+      '}',
+    ];
     return splice(b, r.int(b.length + 1), 0, ` ${r.pick(toks)} `);
   },
   deleteRange(b, r) {
@@ -488,7 +574,20 @@ const MUTATORS: Record<string, Mutator> = {
     if (ms.length === 0) return MUTATORS.byteRun(b, r);
     const m = r.pick(ms);
     const len = Number(m[1]);
-    const v = r.pick(['0', '1', String(len + 1), String(Math.max(0, len - 1)), String(len * 2), String(len >> 1), '-5', '99999999999', '1e308', '4 0 R', '1 0 R', String(len + 9)]);
+    const v = r.pick([
+      '0',
+      '1',
+      String(len + 1),
+      String(Math.max(0, len - 1)),
+      String(len * 2),
+      String(len >> 1),
+      '-5',
+      '99999999999',
+      '1e308',
+      '4 0 R',
+      '1 0 R',
+      String(len + 9),
+    ]);
     return splice(b, m.index, m[0].length, `/Length ${v}`);
   },
   cutStream(b, r) {
@@ -550,7 +649,10 @@ const MUTATORS: Record<string, Mutator> = {
       m.set(a, `${c} 0 R`);
       m.set(c, `${a} 0 R`);
     } else {
-      m.set(a, `<< /Type /Pages /Kids [${a} 0 R ${c} 0 R] /Parent ${a} 0 R /Count 3 /Length ${a} 0 R /Resources ${a} 0 R /Contents ${a} 0 R /XObject << /X ${a} 0 R >> >>`);
+      m.set(
+        a,
+        `<< /Type /Pages /Kids [${a} 0 R ${c} 0 R] /Parent ${a} 0 R /Count 3 /Length ${a} 0 R /Resources ${a} 0 R /Contents ${a} 0 R /XObject << /X ${a} 0 R >> >>`,
+      );
     }
     return appendUpdate(b, m);
   },
@@ -566,7 +668,10 @@ const MUTATORS: Record<string, Mutator> = {
       const m = new Map<number, ObjBody>();
       const k = r.range(1, 3);
       for (let i = 0; i < k; i++) {
-        m.set(n + 1 + i, { dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${n + 1 + ((i + 1) % k)} 0 R >> >>`, data: r.pick(['/X Do', 'q /X Do Q /X Do', '/X Do 0 0 5 5 re f']) });
+        m.set(n + 1 + i, {
+          dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${n + 1 + ((i + 1) % k)} 0 R >> >>`,
+          data: r.pick(['/X Do', 'q /X Do Q /X Do', '/X Do 0 0 5 5 re f']),
+        });
       }
       const annot = r.chance(0.3) ? ` /Annots [<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /F 4 /AP << /N ${n + 1} 0 R >> >>]` : '';
       m.set(n + 10, { dict: '', data: '/X Do' });
@@ -581,7 +686,10 @@ const MUTATORS: Record<string, Mutator> = {
       m.set(n + 1, { dict: '/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8', data: '\x80' });
       for (let i = 0; i < depth; i++) {
         const draw = i === 0 ? 'q 612 0 0 792 0 0 cm /X Do Q' : Array(fanout).fill('q 0.9 0 0 0.9 5 5 cm /X Do Q').join(' ');
-        m.set(n + 2 + i, { dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${n + 1 + i} 0 R >> >>`, data: draw });
+        m.set(n + 2 + i, {
+          dict: `/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X ${n + 1 + i} 0 R >> >>`,
+          data: draw,
+        });
       }
       m.set(n + 2 + depth, { dict: '', data: '/X Do' });
       return { objs: m, page: `/Contents ${n + 2 + depth} 0 R /Resources << /XObject << /X ${n + 1 + depth} 0 R >> >>` };
@@ -596,7 +704,12 @@ const MUTATORS: Record<string, Mutator> = {
       const m = new Map<number, ObjBody>();
       m.set(n + 1, { dict: `/Filter [${Array(layers).fill('/FlateDecode').join(' ')}]`, data });
       const copies = r.pick([1, 1, 3]);
-      const content = copies === 1 ? `${n + 1} 0 R` : `[${Array(copies).fill(`${n + 1} 0 R`).join(' ')}]`;
+      const content =
+        copies === 1
+          ? `${n + 1} 0 R`
+          : `[${Array(copies)
+              .fill(`${n + 1} 0 R`)
+              .join(' ')}]`;
       return { objs: m, page: `/Contents ${content}` };
     });
   },
@@ -643,11 +756,20 @@ const MUTATORS: Record<string, Mutator> = {
     const codes = type0 ? '<0001000200030004>' : '(ABCD)';
     return addHostilePage(b, r, (n) => {
       const m = new Map<number, ObjBody>();
-      m.set(n + 1, { dict: '', data: `/CIDInit /ProcSet findresource begin 12 dict begin begincmap ${cmap} endcmap CMapName currentdict /CMap defineresource pop end end` });
+      m.set(n + 1, {
+        dict: '',
+        data: `/CIDInit /ProcSet findresource begin 12 dict begin begincmap ${cmap} endcmap CMapName currentdict /CMap defineresource pop end end`,
+      });
       if (type0) {
-        m.set(n + 2, `<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding ${r.pick(['/Identity-H', `${n + 1} 0 R`, '/UniJIS-UCS2-H'])} /ToUnicode ${n + 1} 0 R /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /W ${w} /DW ${r.pick(['1000', '1e308', '-1'])} /CIDToGIDMap ${n + 1} 0 R >>] >>`);
+        m.set(
+          n + 2,
+          `<< /Type /Font /Subtype /Type0 /BaseFont /X /Encoding ${r.pick(['/Identity-H', `${n + 1} 0 R`, '/UniJIS-UCS2-H'])} /ToUnicode ${n + 1} 0 R /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /X /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /W ${w} /DW ${r.pick(['1000', '1e308', '-1'])} /CIDToGIDMap ${n + 1} 0 R >>] >>`,
+        );
       } else {
-        m.set(n + 2, `<< /Type /Font /Subtype ${r.pick(['/Type1', '/TrueType', '/Type3'])} /BaseFont /Foo /FirstChar ${r.pick(['0', '-99999', '2147483647', '255'])} /LastChar ${r.pick(['255', '99999999', '-1'])} /Widths ${w} /ToUnicode ${n + 1} 0 R /Encoding << /Differences [0 /a /b 4294967295 /c -5 /d] >> /FontMatrix [1e308 0 0 1e-308 0 0] /CharProcs << >> >>`);
+        m.set(
+          n + 2,
+          `<< /Type /Font /Subtype ${r.pick(['/Type1', '/TrueType', '/Type3'])} /BaseFont /Foo /FirstChar ${r.pick(['0', '-99999', '2147483647', '255'])} /LastChar ${r.pick(['255', '99999999', '-1'])} /Widths ${w} /ToUnicode ${n + 1} 0 R /Encoding << /Differences [0 /a /b 4294967295 /c -5 /d] >> /FontMatrix [1e308 0 0 1e-308 0 0] /CharProcs << >> >>`,
+        );
       }
       m.set(n + 3, { dict: '', data: `BT /F2 12 Tf 72 700 Td ${codes} Tj [${codes} -1e308 ${codes}] TJ ET` });
       return { objs: m, page: `/Contents ${n + 3} 0 R /Resources << /Font << /F2 ${n + 2} 0 R >> >>` };
@@ -663,7 +785,17 @@ const MUTATORS: Record<string, Mutator> = {
       '/DecodeParms [null << /Predictor 10 >> 5]',
       '/DecodeParms << /EarlyChange 7 >>',
     ]);
-    const filter = r.pick(['/FlateDecode', '/LZWDecode', '[/ASCIIHexDecode /FlateDecode]', '/RunLengthDecode', '/ASCII85Decode', '[/FlateDecode /FlateDecode /FlateDecode]', '/Crypt', '/JBIG2Decode', '[/LZWDecode /RunLengthDecode]']);
+    const filter = r.pick([
+      '/FlateDecode',
+      '/LZWDecode',
+      '[/ASCIIHexDecode /FlateDecode]',
+      '/RunLengthDecode',
+      '/ASCII85Decode',
+      '[/FlateDecode /FlateDecode /FlateDecode]',
+      '/Crypt',
+      '/JBIG2Decode',
+      '[/LZWDecode /RunLengthDecode]',
+    ]);
     const payload = r.pick([
       new Uint8Array(deflateSync(Buffer.from(TEXT.repeat(10)))),
       fromLatin1('\x80'.repeat(2000)), // RunLength: repeat next byte 129 times, data missing
@@ -686,7 +818,11 @@ const MUTATORS: Record<string, Mutator> = {
     const index = r.pick(['', '/Index [0 4294967295]', '/Index [2147483647 2]', '/Index [0 1 5]', '/Index [-5 3]', '/Index [0 99999999 0 99999999]']);
     const data = new Uint8Array(r.pick([0, 4, 64, 4096])).map(() => r.int(256));
     const off = b.length + 1;
-    const body = concat([`${t.size} 0 obj\n<< /Type /XRef /W ${w} ${index} /Size ${r.pick([String(t.size + 1), '2147483647', '0', '-3'])} /Root ${t.root ?? '1 0 R'}${t.extra}${t.prev !== undefined ? ` /Prev ${t.prev}` : ''} /Length ${data.length} >>\nstream\n`, data, '\nendstream\nendobj\n']);
+    const body = concat([
+      `${t.size} 0 obj\n<< /Type /XRef /W ${w} ${index} /Size ${r.pick([String(t.size + 1), '2147483647', '0', '-3'])} /Root ${t.root ?? '1 0 R'}${t.extra}${t.prev !== undefined ? ` /Prev ${t.prev}` : ''} /Length ${data.length} >>\nstream\n`,
+      data,
+      '\nendstream\nendobj\n',
+    ]);
     return concat([b, '\n', body, `startxref\n${off}\n%%EOF\n`]);
   },
   hostileObjStm(b, r) {
@@ -696,10 +832,17 @@ const MUTATORS: Record<string, Mutator> = {
     const body = r.pick(['<< /Type /Page >> << /Kids [1 0 R] >>', '[[[[[[', '(unterminated', '<< /A ' + '[ '.repeat(5000)]);
     const data = `${header} ${body}`;
     const objs = new Map<number, ObjBody>();
-    objs.set(n0, { dict: `/Type /ObjStm /N ${r.pick(['2', '1000000000', '-1', '1e308', '3'])} /First ${r.pick([String(header.length + 1), '0', '99999999', '-4'])} /Extends ${n0} 0 R`, data });
+    objs.set(n0, {
+      dict: `/Type /ObjStm /N ${r.pick(['2', '1000000000', '-1', '1e308', '3'])} /First ${r.pick([String(header.length + 1), '0', '99999999', '-4'])} /Extends ${n0} 0 R`,
+      data,
+    });
     // an xref stream pointing objects into it
     const rows = new Uint8Array([2, (n0 >> 8) & 255, n0 & 255, 0, 2, (n0 >> 8) & 255, n0 & 255, 1]);
-    const xs = concat([`${n0 + 3} 0 obj\n<< /Type /XRef /W [1 2 1] /Index [${n0 + 1} 2] /Size ${n0 + 4} /Root ${t.root ?? '1 0 R'}${t.extra}${t.prev !== undefined ? ` /Prev ${t.prev}` : ''} /Length ${rows.length} >>\nstream\n`, rows, '\nendstream\nendobj\n']);
+    const xs = concat([
+      `${n0 + 3} 0 obj\n<< /Type /XRef /W [1 2 1] /Index [${n0 + 1} 2] /Size ${n0 + 4} /Root ${t.root ?? '1 0 R'}${t.extra}${t.prev !== undefined ? ` /Prev ${t.prev}` : ''} /Length ${rows.length} >>\nstream\n`,
+      rows,
+      '\nendstream\nendobj\n',
+    ]);
     const withStm = appendUpdate(b, objs);
     return concat([withStm, '\n', xs, `startxref\n${withStm.length + 1}\n%%EOF\n`]);
   },
@@ -720,12 +863,32 @@ const MUTATORS: Record<string, Mutator> = {
     // the update's trailer names the new /Encrypt instead of the old one
     const out = appendUpdate(b, m);
     const tail = latin1(out.subarray(b.length));
-    const fixed = tail.replace(/\/Encrypt\s+\d+\s+\d+\s+R/, '').replace('trailer\n<<', `trailer\n<< /Encrypt ${n} 0 R${t2.extra.includes('/ID') ? '' : ' /ID [<0123> <4567>]'}`);
+    const fixed = tail
+      .replace(/\/Encrypt\s+\d+\s+\d+\s+R/, '')
+      .replace('trailer\n<<', `trailer\n<< /Encrypt ${n} 0 R${t2.extra.includes('/ID') ? '' : ' /ID [<0123> <4567>]'}`);
     return concat([b, fromLatin1(fixed)]);
   },
 };
 
-const STRUCTURAL = ['shiftXref', 'wrongLength', 'cutStream', 'unbalance', 'hugeNumber', 'cyclicRef', 'pageTreeCycle', 'selfDrawingForm', 'deepForms', 'flateBomb', 'operatorFlood', 'deepNesting', 'hostileFont', 'hostileFilters', 'hostileXrefStream', 'hostileObjStm', 'hostileEncrypt'];
+const STRUCTURAL = [
+  'shiftXref',
+  'wrongLength',
+  'cutStream',
+  'unbalance',
+  'hugeNumber',
+  'cyclicRef',
+  'pageTreeCycle',
+  'selfDrawingForm',
+  'deepForms',
+  'flateBomb',
+  'operatorFlood',
+  'deepNesting',
+  'hostileFont',
+  'hostileFilters',
+  'hostileXrefStream',
+  'hostileObjStm',
+  'hostileEncrypt',
+];
 const BYTES = ['truncate', 'bitflips', 'byteRun', 'insertToken', 'deleteRange', 'duplicateRange'];
 /** relative weights: the expensive generators (bombs, floods) are rarer so a bounded run covers more inputs */
 const WEIGHT: Record<string, number> = { flateBomb: 0.25, operatorFlood: 0.25, deepNesting: 0.5, hostileEncrypt: 0.5 };
@@ -740,7 +903,8 @@ export function loadSeeds(corpus = false): Seed[] {
   const seeds: Seed[] = [];
   for (const d of dirs) {
     if (!existsSync(d)) continue;
-    for (const f of readdirSync(d).sort()) if (f.endsWith('.pdf')) seeds.push({ name: relative(ROOT, join(d, f)), bytes: new Uint8Array(readFileSync(join(d, f))) });
+    for (const f of readdirSync(d).sort())
+      if (f.endsWith('.pdf')) seeds.push({ name: relative(ROOT, join(d, f)), bytes: new Uint8Array(readFileSync(join(d, f))) });
   }
   seeds.push(...hostileSeeds());
   const cdir = join(ROOT, '..', 'shared', 'corpus');
@@ -794,7 +958,31 @@ export function makeMutant(seeds: Seed[], seed: number, index: number): { bytes:
 
 const ROUTES: readonly PageRoute[] = ['text', 'ocr-layer', 'ocr', 'blank', 'review', 'unknown'];
 const REASONS: ReadonlySet<string> = new Set<RouteReason>([
-  'text-layer', 'sparse-text', 'invisible-text-only', 'undecodable-text', 'few-chars-over-image', 'invisible-text-over-scan', 'text-under-image', 'image-only', 'vector-only', 'small-image-only', 'little-paint', 'nothing-painted', 'password-required', 'unsupported-encryption', 'damaged', 'not-a-pdf', 'empty-file', 'budget-exceeded', 'stream-too-large', 'too-many-operators', 'form-depth-exceeded', 'page-tree-cycle', 'too-many-pages', 'memory-limit', 'page-unreadable',
+  'text-layer',
+  'sparse-text',
+  'invisible-text-only',
+  'undecodable-text',
+  'few-chars-over-image',
+  'invisible-text-over-scan',
+  'text-under-image',
+  'image-only',
+  'vector-only',
+  'small-image-only',
+  'little-paint',
+  'nothing-painted',
+  'password-required',
+  'unsupported-encryption',
+  'damaged',
+  'not-a-pdf',
+  'empty-file',
+  'budget-exceeded',
+  'stream-too-large',
+  'too-many-operators',
+  'form-depth-exceeded',
+  'page-tree-cycle',
+  'too-many-pages',
+  'memory-limit',
+  'page-unreadable',
 ]);
 const EPS = 1e-9;
 
@@ -839,18 +1027,22 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
     if (p.page !== i + 1) bad(`${at}: numbered ${p.page}`);
     if (!ROUTES.includes(p.route)) bad(`${at}: route ${p.route}`);
     byRoute[p.route] = (byRoute[p.route] ?? 0) + 1;
-    if (!Array.isArray(p.reasons) || p.reasons.length === 0 || p.reasons.some((r) => !REASONS.has(r))) bad(`${at}: reasons ${JSON.stringify(p.reasons)}`);
+    if (!Array.isArray(p.reasons) || p.reasons.length === 0 || p.reasons.some((r) => !REASONS.has(r)))
+      bad(`${at}: reasons ${JSON.stringify(p.reasons)}`);
     // nothing seen is not nothing there: behind a limit, only `text` (decoded text past the threshold) may stand
-    else if (p.reasons.some((r) => LIMIT_REASONS.has(r)) && p.route !== 'unknown' && p.route !== 'text') bad(`${at}: ${p.route} behind a limit (${p.reasons.join(', ')})`);
+    else if (p.reasons.some((r) => LIMIT_REASONS.has(r)) && p.route !== 'unknown' && p.route !== 'text')
+      bad(`${at}: ${p.route} behind a limit (${p.reasons.join(', ')})`);
     const e = p.evidence;
     if (!e) return bad(`${at}: no evidence`);
-    for (const k of ['visibleChars', 'invisibleChars', 'hiddenUnderImage', 'badChars', 'vectorOps', 'operators', 'imageCount'] as const) if (!count(e[k])) bad(`${at}: ${k} = ${e[k]}`);
+    for (const k of ['visibleChars', 'invisibleChars', 'hiddenUnderImage', 'badChars', 'vectorOps', 'operators', 'imageCount'] as const)
+      if (!count(e[k])) bad(`${at}: ${k} = ${e[k]}`);
     if (e.badChars > e.visibleChars) bad(`${at}: badChars ${e.badChars} > visibleChars ${e.visibleChars}`);
     if (e.hiddenUnderImage > e.invisibleChars) bad(`${at}: hiddenUnderImage > invisibleChars`);
     if (!(e.imageCoverage >= 0 && e.imageCoverage <= 1)) bad(`${at}: imageCoverage ${e.imageCoverage}`);
     if (!(e.textQuality >= 0 && e.textQuality <= 1)) bad(`${at}: textQuality ${e.textQuality}`);
     // the report keeps the largest boxes only (maxImageBoxesPerPage), never more than it counted
-    if (!Array.isArray(e.imageBoxes) || e.imageBoxes.length !== Math.min(e.imageCount, DEFAULT_OPTIONS.maxImageBoxesPerPage)) bad(`${at}: imageBoxes.length ${e.imageBoxes?.length} for imageCount ${e.imageCount}`);
+    if (!Array.isArray(e.imageBoxes) || e.imageBoxes.length !== Math.min(e.imageCount, DEFAULT_OPTIONS.maxImageBoxesPerPage))
+      bad(`${at}: imageBoxes.length ${e.imageBoxes?.length} for imageCount ${e.imageCount}`);
     else
       for (const ib of e.imageBoxes) {
         if (!isRect(ib.rect)) bad(`${at}: image rect ${JSON.stringify(ib.rect)}`);
@@ -1007,7 +1199,11 @@ export class IsolatedAnalyzer {
         // let the last of stderr (V8's out-of-memory report) arrive
         setTimeout(() => {
           const tail = this.stderr.replace(/\s+/g, ' ').trim().slice(-300);
-          finish({ crash: `child died (${signal ?? `exit ${code}`})${/heap out of memory|Allocation failed/i.test(this.stderr) ? ': out of memory' : ''} ${tail}`.trim(), violations: [] });
+          finish({
+            crash:
+              `child died (${signal ?? `exit ${code}`})${/heap out of memory|Allocation failed/i.test(this.stderr) ? ': out of memory' : ''} ${tail}`.trim(),
+            violations: [],
+          });
         }, 50);
       };
       const onErr = (e: Error) => finish({ crash: `child error: ${String(e).slice(0, 300)}`, violations: [] });
@@ -1129,8 +1325,17 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
       }
       if (res.heapAfterMB !== undefined) maxHeap = Math.max(maxHeap, res.heapAfterMB);
       let f: Failure | undefined;
-      if (res.crash || res.violations.length > 0) f = { index: i, kind: 'crash', from: m.from, ops: m.ops, detail: res.crash ?? res.violations.join('; '), ms: res.ms };
-      else if (res.killed || (res.ms ?? 0) > budget + margin) f = { index: i, kind: 'timeout', from: m.from, ops: m.ops, detail: res.killed ? 'killed: no answer' : `${Math.round(res.ms!)} ms`, ms: res.ms };
+      if (res.crash || res.violations.length > 0)
+        f = { index: i, kind: 'crash', from: m.from, ops: m.ops, detail: res.crash ?? res.violations.join('; '), ms: res.ms };
+      else if (res.killed || (res.ms ?? 0) > budget + margin)
+        f = {
+          index: i,
+          kind: 'timeout',
+          from: m.from,
+          ops: m.ops,
+          detail: res.killed ? 'killed: no answer' : `${Math.round(res.ms!)} ms`,
+          ms: res.ms,
+        };
       if (f) {
         if (o.save) f.file = saveReproducer(o.seed, f, m.bytes);
         failures.push(f);
@@ -1201,7 +1406,12 @@ async function cli(argv: string[]): Promise<number> {
   });
   if (argv.includes('--verbose')) {
     for (const x of s.slowest) console.error(`slow #${x.index} ${x.ms} ms (${x.from}; ${x.ops.join(', ')})`);
-    console.error(Object.entries(s.msByOp).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${Math.round(v)}`).join(', '));
+    console.error(
+      Object.entries(s.msByOp)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${Math.round(v)}`)
+        .join(', '),
+    );
   }
   console.log(s.line);
   return s.crashes + s.timeouts > 0 ? 1 : 0;

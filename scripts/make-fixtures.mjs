@@ -155,8 +155,7 @@ class Pdf {
     }
     const xrefData = deflateSync(rows);
     const xrefDict =
-      `/Type /XRef ${this.#trailerEntries(t, size)} /W [1 4 2] /Filter /FlateDecode ` +
-      `/DecodeParms << /Predictor 12 /Columns ${cols} >>`;
+      `/Type /XRef ${this.#trailerEntries(t, size)} /W [1 4 2] /Filter /FlateDecode ` + `/DecodeParms << /Predictor 12 /Columns ${cols} >>`;
     parts.push(Buffer.concat([latin1(`${xrefNum} 0 obj\n`), Pdf.objBytes({ dict: xrefDict, data: xrefData }), latin1('\nendobj\n')]));
     parts.push(latin1(`startxref\n${pos}\n%%EOF\n`));
     return Buffer.concat(parts);
@@ -364,10 +363,7 @@ const JPEG16 = Buffer.from(
   'base64',
 );
 function jpegImage(pdf) {
-  return pdf.addStream(
-    '/Type /XObject /Subtype /Image /Width 16 /Height 16 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /DCTDecode',
-    JPEG16,
-  );
+  return pdf.addStream('/Type /XObject /Subtype /Image /Width 16 /Height 16 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /DCTDecode', JPEG16);
 }
 
 /**
@@ -458,15 +454,20 @@ save('02-text-objstm.pdf', doc([textPage()], { version: '1.5' }), 'xref stream (
   const contentEnd = s.indexOf('endstream'); // the first stream is page 1's content
   const fontAt = s.indexOf('/BaseFont /Helvetica');
   const pageAt = s.indexOf('/Type /Page ');
-  if (!(contentEnd > 0 && contentEnd < cut && fontAt < cut && pageAt > 0 && pageAt < cut)) throw new Error('04: cut would not fall after the page content');
-  write('04-truncated.pdf', full.subarray(0, cut), 'cut at 70 % inside a trailing XMP stream: xref and trailer lost, page objects intact → page 1 recoverable as text');
+  if (!(contentEnd > 0 && contentEnd < cut && fontAt < cut && pageAt > 0 && pageAt < cut))
+    throw new Error('04: cut would not fall after the page content');
+  write(
+    '04-truncated.pdf',
+    full.subarray(0, cut),
+    'cut at 70 % inside a trailing XMP stream: xref and trailer lost, page objects intact → page 1 recoverable as text',
+  );
 }
 
 // 05 one page per filter (and a filter chain)
 {
   const content = latin1(textBlock(PARAGRAPH));
   // the LZW page must outgrow 9-bit codes (table past entry 511) to exercise EarlyChange
-  if (258 + lzw(content).length * 8 / 10 < 512) throw new Error('05: LZW stream too short to reach 10-bit codes');
+  if (258 + (lzw(content).length * 8) / 10 < 512) throw new Error('05: LZW stream too short to reach 10-bit codes');
   const variants = [
     ['/Filter /ASCIIHexDecode', asciiHex(content)],
     ['/Filter /ASCII85Decode', ascii85(content)],
@@ -510,10 +511,33 @@ save('02-text-objstm.pdf', doc([textPage()], { version: '1.5' }), 'xref stream (
   };
   enc('06-enc-r2-rc4-40.pdf', 'R2 RC4 40-bit, empty user password → text, RC4-40', ['--encrypt', '', 'owner', '40', '--']);
   enc('06-enc-r3-rc4-128.pdf', 'R3 RC4 128-bit, empty user password → text, RC4-128', ['--encrypt', '', 'owner', '128', '--use-aes=n', '--']);
-  enc('06-enc-r4-aes-128.pdf', 'R4 AESV2, empty user password → text, AES-128', ['--static-aes-iv', '--encrypt', '', 'owner', '128', '--use-aes=y', '--']);
-  enc('06-enc-r5-aes-256.pdf', 'R5 (deprecated) AES-256, empty user password → text, AES-256', ['--static-aes-iv', '--encrypt', '', 'owner', '256', '--force-R5', '--']);
+  enc('06-enc-r4-aes-128.pdf', 'R4 AESV2, empty user password → text, AES-128', [
+    '--static-aes-iv',
+    '--encrypt',
+    '',
+    'owner',
+    '128',
+    '--use-aes=y',
+    '--',
+  ]);
+  enc('06-enc-r5-aes-256.pdf', 'R5 (deprecated) AES-256, empty user password → text, AES-256', [
+    '--static-aes-iv',
+    '--encrypt',
+    '',
+    'owner',
+    '256',
+    '--force-R5',
+    '--',
+  ]);
   enc('06-enc-r6-aes-256.pdf', 'R6 AES-256, empty user password → text, AES-256', ['--static-aes-iv', '--encrypt', '', 'owner', '256', '--']);
-  enc('06-enc-user-password.pdf', 'R6 AES-256, user password "secret" → unknown/password-required; with password → text', ['--static-aes-iv', '--encrypt', 'secret', 'owner', '256', '--']);
+  enc('06-enc-user-password.pdf', 'R6 AES-256, user password "secret" → unknown/password-required; with password → text', [
+    '--static-aes-iv',
+    '--encrypt',
+    'secret',
+    'owner',
+    '256',
+    '--',
+  ]);
   rmSync(tmp, { recursive: true, force: true });
 }
 
@@ -551,7 +575,11 @@ const RECTS_08 = [
   const abut = Array.from({ length: 10 }, (_, i) => [0, i * 79.2, 612, (i + 1) * 79.2]);
   const h = 86.4; // 10 strips of 86.4 stepping 43.2: union 11 × 43.2 = 475.2 = 0.6 × 792; sum 1.09 pages
   const overlap = Array.from({ length: 10 }, (_, i) => [0, i * (h / 2), 612, i * (h / 2) + h]);
-  save('08-strips.pdf', doc([stripsPage(abut, true), stripsPage(overlap, false), stripsPage(RECTS_08, false)]), 'p1 10 strips tiling the page → ocr cov 1; p2 strips overlapping 50 % → ocr cov 0.6; p3 3 rects overlapping in 2-D → ocr cov 0.8383');
+  save(
+    '08-strips.pdf',
+    doc([stripsPage(abut, true), stripsPage(overlap, false), stripsPage(RECTS_08, false)]),
+    'p1 10 strips tiling the page → ocr cov 1; p2 strips overlapping 50 % → ocr cov 0.6; p3 3 rects overlapping in 2-D → ocr cov 0.8383',
+  );
 }
 
 // 09 inline images whose data holds "EI", " EI " and "\nEI\n"
@@ -567,11 +595,7 @@ const RECTS_08 = [
   latin1('\nEI\n').copy(data, 900);
   data[904] = 0xc8;
   const inline = (withL) =>
-    Buffer.concat([
-      latin1(`q ${FULL_PAGE}\nBI /W ${W} /H ${H} /BPC 8 /CS /G${withL ? ` /L ${data.length}` : ''} ID\n`),
-      data,
-      latin1('\nEI Q\n'),
-    ]);
+    Buffer.concat([latin1(`q ${FULL_PAGE}\nBI /W ${W} /H ${H} /BPC 8 /CS /G${withL ? ` /L ${data.length}` : ''} ID\n`), data, latin1('\nEI Q\n')]);
   const inlinePage = (withL, withText) => (pdf, parent) => {
     const font = pdf.add(HELVETICA);
     const content = Buffer.concat([inline(withL), withText ? latin1(textBlock(PARAGRAPH)) : latin1('0 g\n')]);
@@ -692,7 +716,11 @@ save(
       return page(pdf, parent, { content: 'q 100 0 0 50 72 700 cm /Im1 Do Q\n', resources: `/XObject << /Im1 ${r(im)} >>` });
     },
   ]);
-  save('15-vector.pdf', d, 'p1 25 fills + 25 strokes → review vector-only; p2 empty content → blank; p3 3 strokes → blank; p4 one 100×50 pt logo → review small-image-only');
+  save(
+    '15-vector.pdf',
+    d,
+    'p1 25 fills + 25 strokes → review vector-only; p2 empty content → blank; p3 3 strokes → blank; p4 one 100×50 pt logo → review small-image-only',
+  );
 }
 
 // 16 Type0/Identity-H font, no ToUnicode, no font program
@@ -710,7 +738,7 @@ save(
       // 10 lines × 30 two-byte codes; subset-like low glyph ids (0x11…0x60), never 0 or 3 (often .notdef/space)
       for (let line = 0; line < 10; line++) {
         let hex = '';
-        for (let i = 0; i < 30; i++) hex += (0x11 + ((line * 30 + i) * 7) % 80).toString(16).padStart(4, '0');
+        for (let i = 0; i < 30; i++) hex += (0x11 + (((line * 30 + i) * 7) % 80)).toString(16).padStart(4, '0');
         content += `${line ? 'T* ' : ''}<${hex}> Tj\n`;
       }
       content += 'ET\n';
@@ -756,7 +784,11 @@ save(
     const annot = pdf.add(`<< /Type /Annot /Subtype /Stamp /Rect [0 0 612 792] /F ${flags} /AP << /N ${r(ap)} >> >>`);
     return page(pdf, parent, { content: '', extra: `/Annots [${r(annot)}] ` });
   };
-  save('19-annotation.pdf', doc([stampPage(4), stampPage(2)]), 'empty content + /Stamp whose /AP /N is a full-page image: p1 /F 4 → ocr; p2 /F 2 hidden → blank');
+  save(
+    '19-annotation.pdf',
+    doc([stampPage(4), stampPage(2)]),
+    'empty content + /Stamp whose /AP /N is a full-page image: p1 /F 4 → ocr; p2 /F 2 hidden → blank',
+  );
 }
 
 // 20 text outside the visible box
@@ -795,7 +827,6 @@ save(
   write('21-empty.pdf', Buffer.alloc(0), '0 bytes → error empty-file, no throw');
 }
 
-
 // 22 text drawn in clip mode (7 Tr): an image painted through the clip shows the glyphs
 {
   const clipPage = (order) => (pdf, parent) => {
@@ -808,7 +839,8 @@ save(
     let content;
     if (order === 'through') content = `q\n${text}${image}Q\n`;
     else if (order === 'before') content = image + text;
-    else if (order === 'after-restore') content = `q\n${text}Q\n${image}`; // the clip is restored before the image is painted
+    else if (order === 'after-restore')
+      content = `q\n${text}Q\n${image}`; // the clip is restored before the image is painted
     else if (order === 'fill') content = `q\n${text}0 0 1 rg 0 0 612 792 re f\nQ\n`;
     else content = `q\n${text}/Fm1 Do\nQ\n`;
     return page(pdf, parent, { content, resources: `/Font << /F1 ${r(font)} >> /XObject << /Im1 ${r(im)} /Fm1 ${r(form)} >>` });
@@ -853,14 +885,19 @@ function swappedFont(pdf) {
     cm += '1 begincodespacerange <0000> <FFFF> endcodespacerange\n';
     for (let i = 0; i < targets.length; i += 40) {
       const chunk = targets.slice(i, i + 40);
-      cm += `${chunk.length} beginbfchar\n` + chunk.map((t, j) => `<${(0x10 + i + j).toString(16).padStart(4, '0')}> <${t.toString(16)}>`).join('\n') + '\nendbfchar\n';
+      cm +=
+        `${chunk.length} beginbfchar\n` +
+        chunk.map((t, j) => `<${(0x10 + i + j).toString(16).padStart(4, '0')}> <${t.toString(16)}>`).join('\n') +
+        '\nendbfchar\n';
     }
     cm += 'endcmap CMapName currentdict /CMap defineresource pop end end\n';
     const tu = pdf.addFlate('', cm);
     const cid = pdf.add(
       '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /FixtureMing /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 /CIDToGIDMap /Identity >>',
     );
-    const font = pdf.add(`<< /Type /Font /Subtype /Type0 /BaseFont /FixtureMing /Encoding /Identity-H /DescendantFonts [${r(cid)}] /ToUnicode ${r(tu)} >>`);
+    const font = pdf.add(
+      `<< /Type /Font /Subtype /Type0 /BaseFont /FixtureMing /Encoding /Identity-H /DescendantFonts [${r(cid)}] /ToUnicode ${r(tu)} >>`,
+    );
     let content = 'BT /F1 12 Tf 14 TL 72 720 Td\n';
     for (let line = 0; line < 4; line++) {
       let hex = '';
@@ -925,7 +962,11 @@ save(
       return page(pdf, parent, { content: pdf.addStream('/Filter /FlateDecode', data), resources: `/Font << /F1 ${r(font)} >>` });
     },
   ]);
-  save('25-damaged-content.pdf', d, 'p1 Flate content stream that decodes to nothing → unknown damaged; p2 the paragraph decodes, then the stream breaks → text (a note says so)');
+  save(
+    '25-damaged-content.pdf',
+    d,
+    'p1 Flate content stream that decodes to nothing → unknown damaged; p2 the paragraph decodes, then the stream breaks → text (a note says so)',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,10 @@ test('accuracy ratchet: baseline documents still agree with the corpus labels', 
     const label = labels.get(file);
     if (!label) continue; // the corpus dropped the file: nothing to compare
     const r = checkFile(label);
-    if (!r.docAgrees) regressed.push(`${file}: label ocrPages=[${label.ocrPages ?? ''}] ours=[${r.report.ocrPages}]${r.report.error ? ` (${r.report.error.reason})` : ''}`);
+    if (!r.docAgrees)
+      regressed.push(
+        `${file}: label ocrPages=[${label.ocrPages ?? ''}] ours=[${r.report.ocrPages}]${r.report.error ? ` (${r.report.error.reason})` : ''}`,
+      );
   }
   assert.deepEqual(regressed, [], `documents that stopped agreeing:\n${regressed.join('\n')}`);
 });

@@ -325,7 +325,10 @@ describe('images', () => {
     const p1 = pageOf(rep, 1);
     // /AP /N has BBox 100×100 mapped onto the Rect 612×792
     expectFullScan(p1);
-    assert.ok(p1.evidence.imageBoxes.some((b) => b.fromAnnotation === true), 'image attributed to the annotation');
+    assert.ok(
+      p1.evidence.imageBoxes.some((b) => b.fromAnnotation === true),
+      'image attributed to the annotation',
+    );
     const p2 = pageOf(rep, 2);
     expectRoute(p2, 'blank');
     assert.equal(p2.evidence.imageCount, 0);
@@ -392,7 +395,10 @@ describe('clip-mode text and byte-swapped ToUnicode', () => {
     // '0' swapped is U+3000, the ideographic space: one character fewer; 'é' is not in the map and decodes by WinAnsi
     assert.equal(p1.evidence.visibleChars, PARAGRAPH_CHARS - 1);
     assert.equal(p1.evidence.badChars, PARAGRAPH_CHARS - 2);
-    assert.ok(p1.notes?.some((n) => n.includes('byte-swapped')), JSON.stringify(p1.notes));
+    assert.ok(
+      p1.notes?.some((n) => n.includes('byte-swapped')),
+      JSON.stringify(p1.notes),
+    );
     const p2 = pageOf(rep, 2);
     expectRoute(p2, 'text', 'text-layer');
     assert.equal(p2.evidence.badChars, 0);
@@ -416,12 +422,18 @@ describe('damaged content', () => {
     const rep = analyze('25-damaged-content.pdf');
     const p1 = pageOf(rep, 1);
     expectRoute(p1, 'unknown', 'damaged');
-    assert.ok(p1.notes?.some((n) => n.includes('could not be decoded')), JSON.stringify(p1.notes));
+    assert.ok(
+      p1.notes?.some((n) => n.includes('could not be decoded')),
+      JSON.stringify(p1.notes),
+    );
     const p2 = pageOf(rep, 2);
     expectRoute(p2, 'text', 'text-layer');
     assert.equal(p2.evidence.visibleChars, PARAGRAPH_CHARS);
     assert.ok(!p2.reasons.includes('damaged'), JSON.stringify(p2.reasons));
-    assert.ok(p2.notes?.some((n) => n.includes('damaged')), JSON.stringify(p2.notes));
+    assert.ok(
+      p2.notes?.some((n) => n.includes('damaged')),
+      JSON.stringify(p2.notes),
+    );
   });
 });
 

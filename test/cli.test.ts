@@ -43,13 +43,36 @@ function run(args: string[], opts: { input?: string | Buffer; stdio?: 'pipe' | n
   });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, error: r.error };
 }
-const jsonLines = (s: string) => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonLines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 // ---------------------------------------------------------------- arguments
 
 test('args: long, --opt=value, short and grouped flags, -- and -', () => {
-  const p = parseArgs(['classify', '--json', '--jobs=3', '-pq', '-j4', '--max-bytes', '2M', '-L', 'minTextChars=10', '--limit=scanCoverage=0.25', '-P', 'pw', 'a.pdf', '-', '--', '--weird.pdf', '-x']);
+  const p = parseArgs([
+    'classify',
+    '--json',
+    '--jobs=3',
+    '-pq',
+    '-j4',
+    '--max-bytes',
+    '2M',
+    '-L',
+    'minTextChars=10',
+    '--limit=scanCoverage=0.25',
+    '-P',
+    'pw',
+    'a.pdf',
+    '-',
+    '--',
+    '--weird.pdf',
+    '-x',
+  ]);
   assert.equal(p.kind, 'run');
   if (p.kind !== 'run') return;
   assert.deepEqual(p.args.paths, ['a.pdf', '-', '--weird.pdf', '-x']);
@@ -144,15 +167,37 @@ test('record writer: byte-identical to JSON.stringify on real reports', async ()
 });
 
 test('record writer: a report too large for one string (10,000 boxes × 1,500 pages) streams out with backpressure', async () => {
-  const boxes = Array.from({ length: 10_000 }, (_, i) => ({ rect: [i + 0.125, i + 0.25, i + 100.5, i + 200.75], pixelWidth: 2480, pixelHeight: 3508, filter: 'DCTDecode' }));
+  const boxes = Array.from({ length: 10_000 }, (_, i) => ({
+    rect: [i + 0.125, i + 0.25, i + 100.5, i + 200.75],
+    pixelWidth: 2480,
+    pixelHeight: 3508,
+    filter: 'DCTDecode',
+  }));
   const page = (n: number) => ({
     page: n,
     route: 'ocr',
     reasons: ['image-only'],
-    evidence: { visibleChars: 0, invisibleChars: 0, hiddenUnderImage: 0, badChars: 0, textQuality: 1, fonts: [], imageCoverage: 1, imageCount: 10_000, imageBoxes: boxes, vectorOps: 0, operators: 1, boxes: { mediaBox: [0, 0, 612, 792], cropBox: [0, 0, 612, 792] }, rotate: 0 },
+    evidence: {
+      visibleChars: 0,
+      invisibleChars: 0,
+      hiddenUnderImage: 0,
+      badChars: 0,
+      textQuality: 1,
+      fonts: [],
+      imageCoverage: 1,
+      imageCount: 10_000,
+      imageBoxes: boxes,
+      vectorOps: 0,
+      operators: 1,
+      boxes: { mediaBox: [0, 0, 612, 792], cropBox: [0, 0, 612, 792] },
+      rotate: 0,
+    },
   });
   const pageCount = 1500;
-  const report = { ...failureReport('text-layer', 'x'), pages: Array.from({ length: pageCount }, (_, i) => page(i + 1)) } as unknown as DocumentReport;
+  const report = {
+    ...failureReport('text-layer', 'x'),
+    pages: Array.from({ length: pageCount }, (_, i) => page(i + 1)),
+  } as unknown as DocumentReport;
   delete (report as { error?: unknown }).error;
   const rec = buildRecord({ file: 'huge.pdf', sha256: 'ab', size: 1, analyzerVersion: 'v', optionsHash: 'h' }, report);
   const onePage = JSON.stringify(rec.pages[0]).length;
@@ -221,8 +266,14 @@ test('progress: only on a TTY, never when quiet; summary wording and plurals', (
   const quiet = new Sink();
   Progress.for(quiet, true, true).update({ files: 1, pages: 1, needOcr: 0, cantTell: 0, failed: 0 }, true);
   assert.equal(quiet.text(), '');
-  assert.equal(summaryLine({ files: 436, pages: 1538, needOcr: 146, cantTell: 35, failed: 0 }, 4512), "436 files · 1,538 pages · 146 need OCR · 35 can't tell · 4.5 s");
-  assert.equal(summaryLine({ files: 1, pages: 1, needOcr: 1, cantTell: 0, failed: 1 }, 40), "1 file · 1 page · 1 needs OCR · 0 can't tell · 1 failed · 0.0 s");
+  assert.equal(
+    summaryLine({ files: 436, pages: 1538, needOcr: 146, cantTell: 35, failed: 0 }, 4512),
+    "436 files · 1,538 pages · 146 need OCR · 35 can't tell · 4.5 s",
+  );
+  assert.equal(
+    summaryLine({ files: 1, pages: 1, needOcr: 1, cantTell: 0, failed: 1 }, 40),
+    "1 file · 1 page · 1 needs OCR · 0 can't tell · 1 failed · 0.0 s",
+  );
 });
 
 // ---------------------------------------------------------------- the batch, in process
@@ -233,7 +284,7 @@ function io(stdin: Readable = Readable.from([])) {
   return { stdout, stderr, stdin, stdoutIsTTY: false, stderrIsTTY: false };
 }
 
-test('batch: an internal error on one file is that file\'s record, on stderr, status 1, and the batch goes on', async () => {
+test("batch: an internal error on one file is that file's record, on stderr, status 1, and the batch goes on", async () => {
   const files = ['01-text.pdf', '07-scan.pdf', '17-mixed.pdf', '21-not-a-pdf.pdf'].map(fx);
   const streams = io();
   const code = await main(['classify', '--json', '-j', '2', ...files], {
@@ -241,26 +292,37 @@ test('batch: an internal error on one file is that file\'s record, on stderr, st
     analyze: async (_bytes, options, extra) => {
       const file = extra.render.stamp.file;
       if (file.endsWith('07-scan.pdf')) throw new Error('boom in the analyzer glue');
-      if (file.endsWith('17-mixed.pdf')) return { kind: 'fault', fault: 'crash', report: failureReport('damaged', 'the analysis worker failed on this file: worker exited with code 1') };
+      if (file.endsWith('17-mixed.pdf'))
+        return {
+          kind: 'fault',
+          fault: 'crash',
+          report: failureReport('damaged', 'the analysis worker failed on this file: worker exited with code 1'),
+        };
       return { kind: 'report', report: analyzePdfSync(new Uint8Array(readFileSync(extra.path!)), options) };
     },
   });
   assert.equal(code, 1);
   const recs = jsonLines(streams.stdout.text());
-  assert.deepEqual(recs.map((r) => r.file), files, 'every file has its line, in input order');
+  assert.deepEqual(
+    recs.map((r) => r.file),
+    files,
+    'every file has its line, in input order',
+  );
   assert.equal(recs[0].error, undefined);
   assert.equal(recs[1].error.reason, 'internal-error');
   assert.match(recs[1].error.message, /boom/);
   assert.equal(recs[2].error.reason, 'internal-error');
   assert.match(recs[2].error.message, /worker exited/);
-  assert.equal(recs[3].error.reason, 'not-a-pdf', 'a can\'t-tell report is a report');
+  assert.equal(recs[3].error.reason, 'not-a-pdf', "a can't-tell report is a report");
   assert.equal(recs[0].sha256, undefined, 'an analysis other than our worker does not hash files it did not read');
   assert.match(streams.stderr.text(), /07-scan\.pdf: internal error: boom/);
   assert.match(streams.stderr.text(), /17-mixed\.pdf: internal error: .*worker exited/);
 });
 
 test('batch: output follows input order whatever finishes first', async () => {
-  const names = readdirSync(fxDir).filter((n) => n.endsWith('.pdf')).sort();
+  const names = readdirSync(fxDir)
+    .filter((n) => n.endsWith('.pdf'))
+    .sort();
   const files = [...names, ...names.slice().reverse()].map(fx);
   for (const jobs of ['1', '3', '8']) {
     const streams = io();
@@ -272,7 +334,11 @@ test('batch: output follows input order whatever finishes first', async () => {
       },
     });
     assert.equal(code, 0, streams.stderr.text());
-    assert.deepEqual(jsonLines(streams.stdout.text()).map((r) => r.file), files, `--jobs ${jobs}`);
+    assert.deepEqual(
+      jsonLines(streams.stdout.text()).map((r) => r.file),
+      files,
+      `--jobs ${jobs}`,
+    );
   }
 });
 
@@ -300,7 +366,12 @@ function scripted(answer: (req: { id: number }, post: (m: unknown) => void, die:
     let onErr: (e: unknown) => void = () => {};
     let dead = false;
     return {
-      postMessage: (req) => answer(req, (m) => !dead && onMsg(m), (e) => !dead && onErr(e)),
+      postMessage: (req) =>
+        answer(
+          req,
+          (m) => !dead && onMsg(m),
+          (e) => !dead && onErr(e),
+        ),
       onMessage: (cb) => {
         onMsg = cb;
         setTimeout(() => !dead && cb({ type: 'ready' }), 0);
@@ -325,7 +396,10 @@ test('pool: a worker reporting memory past the bound is replaced, its result kep
   const pool = new AnalysisPool(factory, 1, factory, { maxWorkerBytes: 1_000_000 });
   const outs = [];
   for (let i = 0; i < 3; i++) outs.push(await pool.analyzeDetailed(new Uint8Array([1]), {}, undefined, { tag: i }));
-  assert.deepEqual(outs.map((o) => o.kind), ['report', 'report', 'report']);
+  assert.deepEqual(
+    outs.map((o) => o.kind),
+    ['report', 'report', 'report'],
+  );
   assert.equal(pool.recycled, 1);
   assert.equal(stats.started, 2, 'a fresh worker took the third file');
   assert.ok(outs[1].kind === 'report' && (outs[1].reply as { memory: unknown }).memory, 'the reply is passed through');
@@ -355,7 +429,13 @@ test('pool: workers that die before saying hello hand their files, bytes intact,
       terminate: () => {},
     };
   };
-  const fallback = scripted((req, post) => setTimeout(() => post({ type: 'result', id: req.id, report: failureReport('damaged', `len ${(req as unknown as { bytes: Uint8Array }).bytes.byteLength}`) }), 1));
+  const fallback = scripted((req, post) =>
+    setTimeout(
+      () =>
+        post({ type: 'result', id: req.id, report: failureReport('damaged', `len ${(req as unknown as { bytes: Uint8Array }).bytes.byteLength}`) }),
+      1,
+    ),
+  );
   const logs: string[] = [];
   const pool = new AnalysisPool(dead, 3, fallback.factory, { log: (m) => logs.push(m) });
   const outs = await Promise.all([1, 2, 3].map((n) => pool.analyzeDetailed(new Uint8Array(n * 10), {})));
@@ -368,7 +448,7 @@ test('pool: workers that die before saying hello hand their files, bytes intact,
   pool.dispose();
 });
 
-test('pool: the extension\'s module re-exports the shared pool', async () => {
+test("pool: the extension's module re-exports the shared pool", async () => {
   const ext = await import('../src/extension/analysisPool');
   assert.equal(ext.AnalysisPool, AnalysisPool);
 });
@@ -401,7 +481,8 @@ test('process: JSON records carry file, sha256, size, analyzer version and optio
   assert.equal(rec.size, bytes.length);
   assert.equal(rec.analyzerVersion, /\(analyzer (\S+)\)/.exec(run(['--version']).stdout)![1]);
   assert.deepEqual(rec.ocrPages, [4]);
-  for (const k of ['page', 'route', 'reasons', 'visibleChars', 'imageCoverage', 'imageBoxes', 'fonts', 'boxes', 'rotate']) assert.ok(k in rec.pages[0], k);
+  for (const k of ['page', 'route', 'reasons', 'visibleChars', 'imageCoverage', 'imageBoxes', 'fonts', 'boxes', 'rotate'])
+    assert.ok(k in rec.pages[0], k);
   assert.equal(r.stderr, '', 'no summary and no progress in JSON mode');
   const limited = run(['classify', '--json', '--limit', 'maxPages=1', file]);
   const [rec2] = jsonLines(limited.stdout);
@@ -410,7 +491,7 @@ test('process: JSON records carry file, sha256, size, analyzer version and optio
   assert.equal(rec2.sha256, rec.sha256);
 });
 
-test('process: exit 0 when every file got a report (can\'t tell included), 1 when one could not be read', needsBuild, () => {
+test("process: exit 0 when every file got a report (can't tell included), 1 when one could not be read", needsBuild, () => {
   const ok = run(['classify', '--json', fx('01-text.pdf'), fx('21-not-a-pdf.pdf'), fx('06-enc-user-password.pdf')]);
   assert.equal(ok.code, 0, ok.stderr);
   const missing = run(['classify', '--json', fx('01-text.pdf'), `${tmp}/missing.pdf`, fx('07-scan.pdf')]);
@@ -442,31 +523,42 @@ test('process: stdin with -, bounded by --max-bytes; too large is named as such'
   assert.match(file.stderr, /17-mixed\.pdf: too large \(3\.2 KB > --max-bytes 1000 bytes\)/);
 });
 
-test('process: an endless stdin (/dev/zero) stops at --max-bytes', { ...needsBuild, skip: needsBuild.skip || (!existsSync('/dev/zero') && 'no /dev/zero') }, async () => {
-  const { openSync, closeSync } = await import('node:fs');
-  const fd = openSync('/dev/zero', 'r');
-  const t0 = Date.now();
-  const r = run(['classify', '--json', '--max-bytes', '4M', '-'], { stdio: fd, timeout: 20_000 });
-  closeSync(fd);
-  assert.equal(r.signal, null, 'finished by itself');
-  assert.equal(r.code, 1);
-  assert.equal(jsonLines(r.stdout)[0].error.reason, 'too-large');
-  assert.ok(Date.now() - t0 < 15_000);
-});
+test(
+  'process: an endless stdin (/dev/zero) stops at --max-bytes',
+  { ...needsBuild, skip: needsBuild.skip || (!existsSync('/dev/zero') && 'no /dev/zero') },
+  async () => {
+    const { openSync, closeSync } = await import('node:fs');
+    const fd = openSync('/dev/zero', 'r');
+    const t0 = Date.now();
+    const r = run(['classify', '--json', '--max-bytes', '4M', '-'], { stdio: fd, timeout: 20_000 });
+    closeSync(fd);
+    assert.equal(r.signal, null, 'finished by itself');
+    assert.equal(r.code, 1);
+    assert.equal(jsonLines(r.stdout)[0].error.reason, 'too-large');
+    assert.ok(Date.now() - t0 < 15_000);
+  },
+);
 
-test('process: a FIFO and /dev/zero are refused at once, per file', { ...needsBuild, skip: needsBuild.skip || (process.platform === 'win32' && 'no FIFOs') }, () => {
-  const fifo = `${tmp}/pipe.pdf`;
-  execFileSync('mkfifo', [fifo]);
-  const t0 = Date.now();
-  const r = run(['classify', '--json', fifo, '/dev/zero', fx('01-text.pdf')], { timeout: 20_000 });
-  assert.equal(r.signal, null, 'it returned rather than being killed');
-  assert.ok(Date.now() - t0 < 15_000);
-  assert.equal(r.code, 1);
-  const recs = jsonLines(r.stdout);
-  assert.deepEqual(recs.map((x) => x.error?.reason), ['not-regular-file', 'not-regular-file', undefined]);
-  assert.match(r.stderr, /pipe\.pdf: not a regular file \(a FIFO\)/);
-  assert.match(r.stderr, /\/dev\/zero: not a regular file \(a character device\)/);
-});
+test(
+  'process: a FIFO and /dev/zero are refused at once, per file',
+  { ...needsBuild, skip: needsBuild.skip || (process.platform === 'win32' && 'no FIFOs') },
+  () => {
+    const fifo = `${tmp}/pipe.pdf`;
+    execFileSync('mkfifo', [fifo]);
+    const t0 = Date.now();
+    const r = run(['classify', '--json', fifo, '/dev/zero', fx('01-text.pdf')], { timeout: 20_000 });
+    assert.equal(r.signal, null, 'it returned rather than being killed');
+    assert.ok(Date.now() - t0 < 15_000);
+    assert.equal(r.code, 1);
+    const recs = jsonLines(r.stdout);
+    assert.deepEqual(
+      recs.map((x) => x.error?.reason),
+      ['not-regular-file', 'not-regular-file', undefined],
+    );
+    assert.match(r.stderr, /pipe\.pdf: not a regular file \(a FIFO\)/);
+    assert.match(r.stderr, /\/dev\/zero: not a regular file \(a character device\)/);
+  },
+);
 
 test('process: --files-from - with -0 (find -print0), odd names escaped in the table', needsBuild, () => {
   const dir = `${tmp}/odd`;
@@ -480,7 +572,11 @@ test('process: --files-from - with -0 (find -print0), odd names escaped in the t
   const list = [c, a, b].join('\0') + '\0';
   const r = run(['classify', '--json', '--files-from', '-', '-0'], { input: list });
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(jsonLines(r.stdout).map((x) => x.file), [c, a, b], 'list order, names intact');
+  assert.deepEqual(
+    jsonLines(r.stdout).map((x) => x.file),
+    [c, a, b],
+    'list order, names intact',
+  );
   const t = run(['classify', '-T', '-', '-0'], { input: list });
   assert.equal(t.code, 0);
   assert.match(t.stdout, /line\\nbreak\.pdf: 4 pages/);
@@ -491,9 +587,16 @@ test('process: --files-from - with -0 (find -print0), odd names escaped in the t
   assert.match(noList.stderr, /cannot read the path list .*no-list\.txt: no such file or directory/);
   assert.equal(noList.stdout, '');
   const lines = run(['classify', '--json', '--files-from=-'], { input: `${c}\n${b}\n` });
-  assert.deepEqual(jsonLines(lines.stdout).map((x) => x.file), [c, b]);
+  assert.deepEqual(
+    jsonLines(lines.stdout).map((x) => x.file),
+    [c, b],
+  );
   if (process.platform !== 'win32') {
-    const found = spawnSync('bash', ['-c', `find "${dir}" -name '*.pdf' -print0 | sort -z | "${process.execPath}" "${cli}" classify --json -T - -0`], { encoding: 'utf8' });
+    const found = spawnSync(
+      'bash',
+      ['-c', `find "${dir}" -name '*.pdf' -print0 | sort -z | "${process.execPath}" "${cli}" classify --json -T - -0`],
+      { encoding: 'utf8' },
+    );
     assert.equal(found.status, 0, found.stderr);
     assert.equal(jsonLines(found.stdout).length, 3);
   }
@@ -533,7 +636,10 @@ test('process: real workers report their memory; past the bound they are replace
   const files = ['01-text.pdf', '07-scan.pdf', '17-mixed.pdf'].map(fx);
   const r = run(['classify', '--json', '--max-bytes', '4K', '--limit', 'maxHeldBytes=0', ...files]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(jsonLines(r.stdout).map((x) => x.file), files);
+  assert.deepEqual(
+    jsonLines(r.stdout).map((x) => x.file),
+    files,
+  );
   assert.equal((r.stderr.match(/analysis worker holds \d+ MB after a file \(bound 0 MB\); replaced/g) ?? []).length, 3);
 });
 
@@ -563,13 +669,21 @@ test('process: a reader that closes early (| head) ends the run quietly', needsB
   assert.equal(code, 0);
   assert.doesNotMatch(stderr, /EPIPE|Error|at /);
   if (process.platform !== 'win32') {
-    const sh = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" classify ${many.map((d) => `"${d}"`).join(' ')} | head -1; echo "status=$?"`], { encoding: 'utf8' });
+    const sh = spawnSync(
+      'bash',
+      ['-c', `set -o pipefail; "${process.execPath}" "${cli}" classify ${many.map((d) => `"${d}"`).join(' ')} | head -1; echo "status=$?"`],
+      { encoding: 'utf8' },
+    );
     assert.match(sh.stdout, /status=0/);
     assert.doesNotMatch(sh.stderr, /EPIPE|Error/);
   }
 });
 
-test('the analyzer bundle is platform-neutral: no Node built-ins, no require', { skip: !existsSync(`${root}dist/analyzer/index.js`) && 'not built' }, () => {
-  const src = readFileSync(`${root}dist/analyzer/index.js`, 'utf8');
-  assert.doesNotMatch(src, /from ["']node:|\brequire\(["']|\bprocess\.|(?<![A-Za-z])Buffer\./);
-});
+test(
+  'the analyzer bundle is platform-neutral: no Node built-ins, no require',
+  { skip: !existsSync(`${root}dist/analyzer/index.js`) && 'not built' },
+  () => {
+    const src = readFileSync(`${root}dist/analyzer/index.js`, 'utf8');
+    assert.doesNotMatch(src, /from ["']node:|\brequire\(["']|\bprocess\.|(?<![A-Za-z])Buffer\./);
+  },
+);

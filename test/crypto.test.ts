@@ -329,7 +329,10 @@ test('throughput: 4 MB RC4 and AES-128 stream decryption', () => {
   assert.ok(result.ok && aes.ok);
   const data = new Uint8Array(4 << 20);
   for (let i = 0; i < data.length; i++) data[i] = (i * 31) & 255;
-  for (const [name, h] of [['RC4-128', result.handler], ['AES-128', aes.handler]] as const) {
+  for (const [name, h] of [
+    ['RC4-128', result.handler],
+    ['AES-128', aes.handler],
+  ] as const) {
     h.decryptStream(data.subarray(0, 1 << 16), 1, 0); // warm up
     const t = performance.now();
     const out = h.decryptStream(data.subarray(1), 1, 0); // odd offset: the unaligned case
@@ -344,7 +347,11 @@ test('MD5 matches node:crypto for every length across the padding boundaries, in
     const b = new Uint8Array(n).map((_, i) => (i * 31 + n) & 255);
     const want = createHash('md5').update(b).digest('hex');
     assert.equal(Buffer.from(md5(b)).toString('hex'), want, `length ${n}`);
-    assert.equal(Buffer.from(md5(b.subarray(0, n >> 2), b.subarray(n >> 2, n >> 1), new Uint8Array(0), b.subarray(n >> 1))).toString('hex'), want, `length ${n} in parts`);
+    assert.equal(
+      Buffer.from(md5(b.subarray(0, n >> 2), b.subarray(n >> 2, n >> 1), new Uint8Array(0), b.subarray(n >> 1))).toString('hex'),
+      want,
+      `length ${n} in parts`,
+    );
   }
   assert.equal(Buffer.from(md5(new TextEncoder().encode('abc'))).toString('hex'), '900150983cd24fb0d6963f7d28e17f72');
 });
@@ -352,7 +359,10 @@ test('MD5 matches node:crypto for every length across the padding boundaries, in
 // ---------------------------------------------------------------------------------------------------------------
 // AESV2 against a /Length that does not fit (issue 12: the cipher threw and every stream silently decrypted to nothing)
 
-const PAD_BYTES = new Uint8Array([0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a]);
+const PAD_BYTES = new Uint8Array([
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80,
+  0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+]);
 
 /** An R4 AESV2 /Encrypt dictionary written (empty user password) with a file key of `nBytes`, declaring `lengthBits`. */
 function aesV2Dict(nBytes: number, lengthBits: number, id: Uint8Array): { encrypt: PdfDict; fileKey: Uint8Array } {
@@ -363,11 +373,18 @@ function aesV2Dict(nBytes: number, lengthBits: number, id: Uint8Array): { encryp
   for (let i = 0; i < 50; i++) key = md5(key.subarray(0, nBytes));
   key = key.slice(0, nBytes);
   let u = rc4(key, md5(PAD_BYTES, id));
-  for (let i = 1; i <= 19; i++) u = rc4(key.map((b) => b ^ i), u);
+  for (let i = 1; i <= 19; i++)
+    u = rc4(
+      key.map((b) => b ^ i),
+      u,
+    );
   const uFull = new Uint8Array(32);
   uFull.set(u);
   const cf = dict({ StdCF: dict({ CFM: 'AESV2', Length: 16, AuthEvent: 'DocOpen' }) });
-  return { encrypt: dict({ Filter: 'Standard', V: 4, R: 4, Length: lengthBits, O: o, U: uFull, P: p, CF: cf, StmF: 'StdCF', StrF: 'StdCF' }), fileKey: key };
+  return {
+    encrypt: dict({ Filter: 'Standard', V: 4, R: 4, Length: lengthBits, O: o, U: uFull, P: p, CF: cf, StmF: 'StdCF', StrF: 'StdCF' }),
+    fileKey: key,
+  };
 }
 
 test('AESV2 with a /Length of 40 but a 128-bit key (as ISO 32000-1 Table 25 fixes it) opens and decrypts', () => {

@@ -12,9 +12,7 @@ import { ReportStore, sameStamp, sha256Hex, type Stamp } from '../src/extension/
 const fakeUrl = new URL('./fake-vscode.ts', import.meta.url).href;
 register(
   'data:text/javascript,' +
-    encodeURIComponent(
-      `export async function resolve(s, c, next) { return next(s === 'vscode' ? ${JSON.stringify(fakeUrl)} : s, c); }`,
-    ),
+    encodeURIComponent(`export async function resolve(s, c, next) { return next(s === 'vscode' ? ${JSON.stringify(fakeUrl)} : s, c); }`),
 );
 // the loader hook above answers 'vscode' with the fake, not the module @types/vscode describes
 const vscode = (await import('vscode')) as unknown as typeof import('./fake-vscode');

@@ -7,7 +7,10 @@ import { fortyPages, page, report } from './extension-helpers';
 test('JSON lines: one fileRecord per file, the CLI shape', () => {
   const a = fortyPages();
   const b = report([], { error: { reason: 'damaged', message: 'no xref' } });
-  const text = toJsonLines([{ file: 'docs/a.pdf', report: a }, { file: 'b.pdf', report: b }]);
+  const text = toJsonLines([
+    { file: 'docs/a.pdf', report: a },
+    { file: 'b.pdf', report: b },
+  ]);
   const lines = text.trimEnd().split('\n');
   assert.equal(lines.length, 2);
   assert.deepEqual(JSON.parse(lines[0]), JSON.parse(JSON.stringify(fileRecord('docs/a.pdf', a))));

@@ -44,18 +44,34 @@ test('unreadable document: unknown with its reason, one info child', () => {
 });
 
 test('route groups in urgency order with counts; pages under them', () => {
-  const r = report([page(1, 'text'), page(2, 'blank'), page(3, 'ocr'), page(4, 'review'), page(5, 'unknown', ['budget-exceeded']), page(6, 'ocr-layer')]);
+  const r = report([
+    page(1, 'text'),
+    page(2, 'blank'),
+    page(3, 'ocr'),
+    page(4, 'review'),
+    page(5, 'unknown', ['budget-exceeded']),
+    page(6, 'ocr-layer'),
+  ]);
   const doc = { uri: 'u', report: r };
   const groups = docChildren(doc, 'route', undefined);
   assert.deepEqual(
     groups.map((g) => (g.kind === 'group' ? g.route : g.kind)),
     ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'],
   );
-  assert.deepEqual(groupChildren(doc, 'ocr').map((p) => p.page), [3]);
+  assert.deepEqual(
+    groupChildren(doc, 'ocr').map((p) => p.page),
+    [3],
+  );
   const filtered = docChildren(doc, 'route', new Set<PageRoute>(['ocr', 'text']));
-  assert.deepEqual(filtered.map((g) => (g.kind === 'group' ? g.route : '')), ['ocr', 'text']);
+  assert.deepEqual(
+    filtered.map((g) => (g.kind === 'group' ? g.route : '')),
+    ['ocr', 'text'],
+  );
   const pages = docChildren(doc, 'page', new Set<PageRoute>(['ocr', 'review']));
-  assert.deepEqual(pages.map((p) => (p.kind === 'page' ? p.page : 0)), [3, 4]);
+  assert.deepEqual(
+    pages.map((p) => (p.kind === 'page' ? p.page : 0)),
+    [3, 4],
+  );
 });
 
 test('tree ids are stable and parents resolve for reveal', () => {
@@ -96,7 +112,11 @@ test('Problems: consecutive pages with the same route and reasons merge; routes 
 
 test('producer hints become information entries and findings', () => {
   const r = report([page(1, 'ocr-layer')], {
-    metadata: { info: { Producer: 'ABBYY FineReader 14' }, xmp: {}, hints: [{ kind: 'ocr-producer', message: 'text layer written by an OCR engine: ABBYY FineReader 14' }] },
+    metadata: {
+      info: { Producer: 'ABBYY FineReader 14' },
+      xmp: {},
+      hints: [{ kind: 'ocr-producer', message: 'text layer written by an OCR engine: ABBYY FineReader 14' }],
+    },
   });
   const probs = problemsOf(r, ALL, true);
   assert.equal(probs[0].message, 'text layer written by an OCR engine: ABBYY FineReader 14');
@@ -107,11 +127,19 @@ test('producer hints become information entries and findings', () => {
 
 test('metadata values stay raw text (the tree renders them as text): markup is not interpreted or mangled', () => {
   const evil = '<img src=x onerror=alert(1)>';
-  const r = report([page(1, 'text')], { metadata: { info: { Title: evil, 'Bad\nKey': 'line1\nline2\u0000' }, xmp: { 'dc:title': evil }, hints: [] } });
+  const r = report([page(1, 'text')], {
+    metadata: { info: { Title: evil, 'Bad\nKey': 'line1\nline2\u0000' }, xmp: { 'dc:title': evil }, hints: [] },
+  });
   const sections = metadataSections(r, true);
   const info = sections.find((s) => s.title === 'Info dictionary')!;
-  assert.deepEqual(info.rows.find((x) => x.label === 'Title'), { label: 'Title', value: evil });
-  assert.deepEqual(info.rows.find((x) => x.label === 'Bad Key'), { label: 'Bad Key', value: 'line1 line2 ' });
+  assert.deepEqual(
+    info.rows.find((x) => x.label === 'Title'),
+    { label: 'Title', value: evil },
+  );
+  assert.deepEqual(
+    info.rows.find((x) => x.label === 'Bad Key'),
+    { label: 'Bad Key', value: 'line1 line2 ' },
+  );
   assert.equal(sections.find((s) => s.title === 'XMP')!.rows[0].value, evil);
 });
 
@@ -121,18 +149,33 @@ test('documents needing OCR sort first', () => {
     { label: 'a.pdf', report: report([page(1, 'text')]) },
     { label: 'z.pdf', report: fortyPages() },
   ];
-  assert.deepEqual(sortDocs(docs, true).map((d) => d.label), ['z.pdf', 'a.pdf', 'b.pdf']);
+  assert.deepEqual(
+    sortDocs(docs, true).map((d) => d.label),
+    ['z.pdf', 'a.pdf', 'b.pdf'],
+  );
 });
 
 test('overlay for the webview carries boxes, route and verdict from the same report', () => {
   const o = overlayOf(fortyPages(), true);
   assert.equal(o.verdict, 'needs OCR: pages 39–40');
   assert.equal(o.pages[38].route, 'ocr');
-  assert.deepEqual(o.pages[38].imageBoxes[0], { rect: [0, 0, 612, 792], share: 0.98, kind: 'xobject', width: 2550, height: 3300, filter: 'DCTDecode' });
+  assert.deepEqual(o.pages[38].imageBoxes[0], {
+    rect: [0, 0, 612, 792],
+    share: 0.98,
+    kind: 'xobject',
+    width: 2550,
+    height: 3300,
+    filter: 'DCTDecode',
+  });
 });
 
 test('a document error is one Problems entry, not repeated by its unknown pages', () => {
-  const r = report([page(1, 'unknown', ['password-required']), page(2, 'unknown', ['budget-exceeded'])], { error: { reason: 'password-required', message: 'needs a password' } });
+  const r = report([page(1, 'unknown', ['password-required']), page(2, 'unknown', ['budget-exceeded'])], {
+    error: { reason: 'password-required', message: 'needs a password' },
+  });
   const probs = problemsOf(r, ALL, true);
-  assert.deepEqual(probs.map((p) => p.code), ['password-required', 'unknown']);
+  assert.deepEqual(
+    probs.map((p) => p.code),
+    ['password-required', 'unknown'],
+  );
 });

@@ -8,7 +8,10 @@ import type { WorkerRequest } from '../src/extension/worker/messages';
 import { runRequest } from '../src/extension/worker/run';
 
 /** A scripted fake worker: behaviour per request decides what it answers and when. */
-function fakeFactory(behave: (req: WorkerRequest, answer: (m: unknown) => void, fail: (e: Error) => void) => void, stats = { started: 0, terminated: 0 }) {
+function fakeFactory(
+  behave: (req: WorkerRequest, answer: (m: unknown) => void, fail: (e: Error) => void) => void,
+  stats = { started: 0, terminated: 0 },
+) {
   return {
     stats,
     factory: (): AnalysisWorker => {
@@ -17,7 +20,12 @@ function fakeFactory(behave: (req: WorkerRequest, answer: (m: unknown) => void, 
       let onErr: (e: unknown) => void = () => {};
       let dead = false;
       return {
-        postMessage: (req) => behave(req, (m) => !dead && onMsg(m), (e) => !dead && onErr(e)),
+        postMessage: (req) =>
+          behave(
+            req,
+            (m) => !dead && onMsg(m),
+            (e) => !dead && onErr(e),
+          ),
         onMessage: (cb) => {
           onMsg = cb;
           setTimeout(() => !dead && cb({ type: 'ready' }), 0);

@@ -87,7 +87,17 @@ test('overlay pages with bad rects or routes are dropped, not trusted', () => {
     type: 'pages',
     report: 3,
     pages: [
-      { page: 1, route: 'ocr', reasons: [], cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1], imageBoxes: [{ rect: [0, 0, 'x', 1], share: 1 }, { rect: [0, 0, 1, 1], share: 0.5, kind: '<b>' }] },
+      {
+        page: 1,
+        route: 'ocr',
+        reasons: [],
+        cropBox: [0, 0, 1, 1],
+        mediaBox: [0, 0, 1, 1],
+        imageBoxes: [
+          { rect: [0, 0, 'x', 1], share: 1 },
+          { rect: [0, 0, 1, 1], share: 0.5, kind: '<b>' },
+        ],
+      },
       { page: 2, route: 'evil', cropBox: [0, 0, 1, 1], mediaBox: [0, 0, 1, 1] },
     ],
   });
@@ -96,13 +106,31 @@ test('overlay pages with bad rects or routes are dropped, not trusted', () => {
   assert.deepEqual(m.pages[0].imageBoxes, [{ rect: [0, 0, 1, 1], share: 0.5, kind: 'xobject' }]);
   assert.equal(parseHostMessage({ type: 'pages', report: -1, pages: [] }), undefined);
   assert.equal(parseHostMessage({ type: 'pages', report: 1.5, pages: [] }), undefined);
-  const r = parseHostMessage({ type: 'report', report: { id: 1, pageCount: 0, verdict: 'v', findings: ['a', 3], sizes: new Uint8Array(0), routes: new Uint8Array(0) } });
+  const r = parseHostMessage({
+    type: 'report',
+    report: { id: 1, pageCount: 0, verdict: 'v', findings: ['a', 3], sizes: new Uint8Array(0), routes: new Uint8Array(0) },
+  });
   assert.ok(r && r.type === 'report' && r.report);
   assert.deepEqual(r.report.findings, ['a']);
   // A head whose arrays do not match its page count is refused (it would lay out wrong pages).
-  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: new Uint8Array(8), routes: new Uint8Array(2) } }), undefined);
-  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: [0, 0], routes: new Uint8Array(2) } }), undefined);
-  assert.equal(parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2_000_000, verdict: 'v', findings: [], sizes: new Uint8Array(0), routes: new Uint8Array(0) } }), undefined);
+  assert.equal(
+    parseHostMessage({
+      type: 'report',
+      report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: new Uint8Array(8), routes: new Uint8Array(2) },
+    }),
+    undefined,
+  );
+  assert.equal(
+    parseHostMessage({ type: 'report', report: { id: 1, pageCount: 2, verdict: 'v', findings: [], sizes: [0, 0], routes: new Uint8Array(2) } }),
+    undefined,
+  );
+  assert.equal(
+    parseHostMessage({
+      type: 'report',
+      report: { id: 1, pageCount: 2_000_000, verdict: 'v', findings: [], sizes: new Uint8Array(0), routes: new Uint8Array(0) },
+    }),
+    undefined,
+  );
 });
 
 function overlay(n: number, boxes: number, extra: Partial<PageOverlay> = {}): PageOverlay {
@@ -134,7 +162,10 @@ test('the head: 9 bytes a page, sizes after crop and rotation, routes by index',
   assert.equal(head.sizes.byteLength, 40);
   assert.equal(head.routes.byteLength, 5);
   assert.deepEqual([...unpackSizes(head.sizes)], [612, 792, 400, 300, 0, 0, 0, 0, 0, 0]);
-  assert.deepEqual([1, 2, 3, 4, 5].map((n) => routeOf(head, n)), ['ocr', 'text', undefined, 'blank', undefined]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((n) => routeOf(head, n)),
+    ['ocr', 'text', undefined, 'blank', undefined],
+  );
   assert.equal(head.routes[2], NO_ROUTE);
   assert.deepEqual(pageSizeOf({ cropBox: [612, 792, 0, 0], mediaBox: [0, 0, 612, 792], rotate: 270 }), { w: 792, h: 612 });
   assert.equal(pageSizeOf({ cropBox: [700, 0, 800, 10], mediaBox: [0, 0, 612, 792], rotate: 0 }), null);
@@ -173,24 +204,36 @@ test('evidence messages are capped: pages and boxes per message, whole pages, no
     assert.ok(m && m.type === 'pages');
     assert.equal(m.pages.length, c.length);
   }
-  assert.deepEqual(chunks.flat().map((p) => p.page), pages.map((p) => p.page));
+  assert.deepEqual(
+    chunks.flat().map((p) => p.page),
+    pages.map((p) => p.page),
+  );
   assert.equal(chunks.flat().at(-1)!.imageBoxes.length, MAX_BOXES_PER_PAGE);
   // 3×32 one-box pages; pages 97–103 (4 + 3×500 boxes); 104 would make 2,004 boxes, so 104–106 start a new message.
-  assert.deepEqual(chunks.map((c) => c.length), [32, 32, 32, 7, 3]);
+  assert.deepEqual(
+    chunks.map((c) => c.length),
+    [32, 32, 32, 7, 3],
+  );
 });
 
 test("the host's answer to needPages: the pages asked for, in capped messages, in order or not", () => {
   const ordered = Array.from({ length: 300 }, (_, i) => overlay(i + 1, i % 3 === 0 ? 500 : 0));
   const msgs = evidenceMessages(ordered, 9, 10, 137);
   assert.ok(msgs.every((m) => m.type === 'pages' && m.report === 9));
-  assert.deepEqual(msgs.flatMap((m) => m.pages.map((p) => p.page)), Array.from({ length: 128 }, (_, i) => i + 10));
+  assert.deepEqual(
+    msgs.flatMap((m) => m.pages.map((p) => p.page)),
+    Array.from({ length: 128 }, (_, i) => i + 10),
+  );
   for (const m of msgs) assert.ok(m.pages.reduce((a, p) => a + p.imageBoxes.length, 0) <= PREVIEW_MAX_BOXES_PER_MESSAGE);
   // A report without some pages and out of order (pdf.js may count pages the analyzer never reached).
   const shuffled = [overlay(5, 0), overlay(2, 0), overlay(9, 0), overlay(1, 0)];
   let built = 0;
   let map: Map<number, number> | undefined;
   const index = () => (map ??= (built++, new Map(shuffled.map((p, i) => [p.page, i]))));
-  assert.deepEqual(evidenceMessages(shuffled, 1, 1, 12, index).flatMap((m) => m.pages.map((p) => p.page)), [1, 2, 5, 9]);
+  assert.deepEqual(
+    evidenceMessages(shuffled, 1, 1, 12, index).flatMap((m) => m.pages.map((p) => p.page)),
+    [1, 2, 5, 9],
+  );
   assert.equal(built, 1, 'the index is built once');
   assert.deepEqual(evidenceMessages(shuffled, 1, 20, 30, index), []);
 });
@@ -206,7 +249,12 @@ test('an oversized evidence message is cut to the caps by the webview', () => {
 
 test('needPages requests are validated and clipped to the request cap', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'needPages', report: 4, from: 3, to: 9 }, 40), { type: 'needPages', report: 4, from: 3, to: 9 });
-  assert.deepEqual(parseWebviewMessage({ type: 'needPages', report: 4, from: 1, to: 1_000_000 }), { type: 'needPages', report: 4, from: 1, to: PREVIEW_MAX_PAGES_PER_REQUEST });
+  assert.deepEqual(parseWebviewMessage({ type: 'needPages', report: 4, from: 1, to: 1_000_000 }), {
+    type: 'needPages',
+    report: 4,
+    from: 1,
+    to: PREVIEW_MAX_PAGES_PER_REQUEST,
+  });
   for (const bad of [
     { type: 'needPages', report: 4, from: 9, to: 3 },
     { type: 'needPages', report: 4, from: 0, to: 3 },
@@ -219,6 +267,11 @@ test('needPages requests are validated and clipped to the request cap', () => {
 
 test('persisted webview state is validated', () => {
   assert.deepEqual(parseWebviewState(undefined), { page: 1, showBoxes: true, zoom: 0 });
-  assert.deepEqual(parseWebviewState({ page: 7, showBoxes: false, zoom: 1.5, uri: 'file:///a.pdf' }), { page: 7, showBoxes: false, zoom: 1.5, uri: 'file:///a.pdf' });
+  assert.deepEqual(parseWebviewState({ page: 7, showBoxes: false, zoom: 1.5, uri: 'file:///a.pdf' }), {
+    page: 7,
+    showBoxes: false,
+    zoom: 1.5,
+    uri: 'file:///a.pdf',
+  });
   assert.deepEqual(parseWebviewState({ page: -7, showBoxes: 'no', zoom: 13 }), { page: 1, showBoxes: true, zoom: 0 });
 });

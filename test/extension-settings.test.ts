@@ -151,10 +151,22 @@ test('unset configuration gives analyzer defaults and extension defaults', () =>
 });
 
 test('only analysis settings invalidate reports', () => {
-  assert.equal(affectsAnalysis((k) => k === 'pdfPageDiagnostics.thresholds.scanCoverage'), true);
-  assert.equal(affectsAnalysis((k) => k === 'pdfPageDiagnostics.limits.maxHeldMB'), true);
-  assert.equal(affectsAnalysis((k) => k === 'pdfPageDiagnostics.trustOcrLayer'), false);
-  assert.equal(affectsAnalysis((k) => k === 'pdfPageDiagnostics.workerCount'), false);
+  assert.equal(
+    affectsAnalysis((k) => k === 'pdfPageDiagnostics.thresholds.scanCoverage'),
+    true,
+  );
+  assert.equal(
+    affectsAnalysis((k) => k === 'pdfPageDiagnostics.limits.maxHeldMB'),
+    true,
+  );
+  assert.equal(
+    affectsAnalysis((k) => k === 'pdfPageDiagnostics.trustOcrLayer'),
+    false,
+  );
+  assert.equal(
+    affectsAnalysis((k) => k === 'pdfPageDiagnostics.workerCount'),
+    false,
+  );
 });
 
 test('worker count: explicit, or cores − 1 capped at 4', () => {

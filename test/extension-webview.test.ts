@@ -32,9 +32,15 @@ test('HTML escaping', () => {
 });
 
 test('webview HTML: one nonce script, CSP meta first, attribute values escaped', () => {
-  const html = buildWebviewHtml({ cspSource: SRC, script: `${SRC}/main.js?"><script>`, style: `${SRC}/main.css`, codicons: `${SRC}/codicon.css` }, 'n0nce');
+  const html = buildWebviewHtml(
+    { cspSource: SRC, script: `${SRC}/main.js?"><script>`, style: `${SRC}/main.css`, codicons: `${SRC}/codicon.css` },
+    'n0nce',
+  );
   assert.equal(html.match(/<script/g)?.length, 1);
-  assert.match(html, /<script type="module" nonce="n0nce" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/main\.js\?&quot;&gt;&lt;script&gt;">/);
+  assert.match(
+    html,
+    /<script type="module" nonce="n0nce" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/main\.js\?&quot;&gt;&lt;script&gt;">/,
+  );
   assert.ok(html.indexOf('Content-Security-Policy') < html.indexOf('<link'));
   assert.doesNotMatch(html, /\sstyle=|\son\w+=/);
 });

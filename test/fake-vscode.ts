@@ -58,6 +58,8 @@ export const workspace = {
 };
 
 export const window = {
-  withProgress: async <T>(_o: unknown, task: (p: { report(v: unknown): void }, t: { isCancellationRequested: boolean; onCancellationRequested(): { dispose(): void } }) => Promise<T>): Promise<T> =>
-    task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }),
+  withProgress: async <T>(
+    _o: unknown,
+    task: (p: { report(v: unknown): void }, t: { isCancellationRequested: boolean; onCancellationRequested(): { dispose(): void } }) => Promise<T>,
+  ): Promise<T> => task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) }),
 };

@@ -149,7 +149,9 @@ function pngEncode(raw: Uint8Array, rowBytes: number, bpp: number, tags: number[
       else if (tag === 3) pred = (a + b) >> 1;
       else if (tag === 4) {
         const p = a + b - c;
-        const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
       out[r * (rowBytes + 1) + 1 + i - base] = (raw[i] - pred) & 0xff;
@@ -176,8 +178,7 @@ function tiffEncode(raw: Uint8Array, colors: number, bpc: number, columns: numbe
       else if (bpc === 16) {
         out[base + 2 * k] = v >> 8;
         out[base + 2 * k + 1] = v & 0xff;
-      }
-      else {
+      } else {
         const bit = k * bpc;
         const shift = 8 - bpc - (bit & 7);
         const m = ((1 << bpc) - 1) << shift;
@@ -384,8 +385,14 @@ test('flate: our inflater matches fflate one-shot on 5 MB of content', () => {
   let oneShot = Infinity;
   let ours = Infinity;
   for (let i = 0; i < 7; i++) {
-    oneShot = Math.min(oneShot, timed(() => void unzlibSync(z)));
-    ours = Math.min(ours, timed(() => void (out = decode(z, ['FlateDecode']).data)));
+    oneShot = Math.min(
+      oneShot,
+      timed(() => void unzlibSync(z)),
+    );
+    ours = Math.min(
+      ours,
+      timed(() => void (out = decode(z, ['FlateDecode']).data)),
+    );
   }
   assert.deepEqual(out, plain);
   console.log(

@@ -37,7 +37,9 @@ function manyFontsPdf(fontCount: number, toUnicode: (i: number) => string, subty
     const tu = add(stream('/Filter /FlateDecode', deflateSync(Buffer.from(CMAP_HEAD + toUnicode(i) + CMAP_TAIL, 'latin1'))));
     const font =
       subtype === 'Type0'
-        ? add(`<< /Type /Font /Subtype /Type0 /BaseFont /F${i} /Encoding /Identity-H /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /F${i} >>] /ToUnicode ${tu} 0 R >>`)
+        ? add(
+            `<< /Type /Font /Subtype /Type0 /BaseFont /F${i} /Encoding /Identity-H /DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /F${i} >>] /ToUnicode ${tu} 0 R >>`,
+          )
         : add(`<< /Type /Font /Subtype /TrueType /BaseFont /F${i} /ToUnicode ${tu} 0 R >>`);
     names.push(`/F${i} ${font} 0 R`);
   }
@@ -46,7 +48,9 @@ function manyFontsPdf(fontCount: number, toUnicode: (i: number) => string, subty
   for (let i = 0; i < fontCount; i++) content += `/F${i} 1 Tf ${show ? `(${subtype === 'Type0' ? '\\000A' : 'A'}) Tj` : ''}\n`;
   content += `/H 10 Tf 72 720 Td (${PARAGRAPH}) Tj\nET\n`;
   const contents = add(stream('/Filter /FlateDecode', deflateSync(Buffer.from(content, 'latin1'))));
-  const pageObj = add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << ${names.join(' ')} /H ${helv} 0 R >> >> /Contents ${contents} 0 R >>`);
+  const pageObj = add(
+    `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << ${names.join(' ')} /H ${helv} 0 R >> >> /Contents ${contents} 0 R >>`,
+  );
   objs[catalog - 1] = Buffer.from(`<< /Type /Catalog /Pages ${pages} 0 R >>`, 'latin1');
   objs[pages - 1] = Buffer.from(`<< /Type /Pages /Kids [${pageObj} 0 R] /Count 1 >>`, 'latin1');
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n', 'latin1')];

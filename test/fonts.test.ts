@@ -215,7 +215,12 @@ test('embedded CFF (FontFile3) without /Encoding: its built-in encoding and char
   assert.ok(Array.isArray(names));
   assert.equal(names[0x0b], 'A');
   assert.equal(names[0x0d], 'alpha');
-  const font = d({ Type: 'Font', Subtype: 'Type1', BaseFont: 'ABCDEF+CMMI10', FontDescriptor: { Flags: 4, FontFile3: new PdfStream(d({ Subtype: 'Type1C' }), cff, undefined) } });
+  const font = d({
+    Type: 'Font',
+    Subtype: 'Type1',
+    BaseFont: 'ABCDEF+CMMI10',
+    FontDescriptor: { Flags: 4, FontFile3: new PdfStream(d({ Subtype: 'Type1C' }), cff, undefined) },
+  });
   assert.equal(loadFont(font, R).decoding, 'encoding');
   // A, ffi (3), alpha, g17 (bad), 0x41 (not in the font's encoding: bad)
   assert.deepEqual(pick(tally(font, hex('0b 0c 0d 0e 41'))), { chars: 7, bad: 2, spaceCodes: 0 });
@@ -263,7 +268,14 @@ test('Type3: names from /Differences, width through /FontMatrix', () => {
 test('whitespace is never counted: spaces, NBSP, tabs, ideographic space, zero-width space', () => {
   const tu = stream(`${cmapHead}1 begincodespacerange <0000> <FFFF> endcodespacerange
 6 beginbfchar <0001> <0020> <0002> <00A0> <0003> <0009> <0004> <3000> <0005> <200B> <0006> <0041> endbfchar${cmapTail}`);
-  const font = d({ Type: 'Font', Subtype: 'Type0', BaseFont: 'X', Encoding: 'Identity-H', ToUnicode: tu, DescendantFonts: [d({ Subtype: 'CIDFontType2' })] });
+  const font = d({
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: 'X',
+    Encoding: 'Identity-H',
+    ToUnicode: tu,
+    DescendantFonts: [d({ Subtype: 'CIDFontType2' })],
+  });
   const t = tally(font, hex('0001 0002 0003 0004 0005 0006'));
   assert.deepEqual(pick(t), { chars: 1, bad: 0, spaceCodes: 0 });
   assert.equal(t.glyphs, 6);
@@ -291,7 +303,14 @@ test('glyph names: suffixes, ligatures, uniXXXX/uXXXX, meaningless names', () =>
 // ---- composite fonts -------------------------------------------------------------------------------------------------
 
 function type0(encoding: PdfValue, descendant: { [k: string]: Spec }, extra: { [k: string]: Spec } = {}): PdfDict {
-  return d({ Type: 'Font', Subtype: 'Type0', BaseFont: 'ABCDEF+SomeCID', Encoding: encoding, DescendantFonts: [d({ Type: 'Font', Subtype: 'CIDFontType2', ...descendant })], ...extra });
+  return d({
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: 'ABCDEF+SomeCID',
+    Encoding: encoding,
+    DescendantFonts: [d({ Type: 'Font', Subtype: 'CIDFontType2', ...descendant })],
+    ...extra,
+  });
 }
 
 test('Type0 Identity-H with ToUnicode: bfrange array form, ligature target, surrogate pair', () => {
@@ -300,7 +319,11 @@ test('Type0 Identity-H with ToUnicode: bfrange array form, ligature target, surr
 2 beginbfchar <0003> <0020> <0010> <00660069> endbfchar
 2 beginbfrange <0024> <0026> <0041>
 <0030> <0032> [<0061> <FB01> <D835DC00>] endbfrange${cmapTail}`);
-  const font = type0('Identity-H', { CIDSystemInfo: { Registry: str('Adobe'), Ordering: str('Identity'), Supplement: 0 }, DW: 1000 }, { ToUnicode: tu });
+  const font = type0(
+    'Identity-H',
+    { CIDSystemInfo: { Registry: str('Adobe'), Ordering: str('Identity'), Supplement: 0 }, DW: 1000 },
+    { ToUnicode: tu },
+  );
   const f = loadFont(font, R);
   assert.equal(f.decoding, 'tounicode');
   assert.equal(f.vertical, false);
@@ -493,19 +516,32 @@ test('a document font cache parses a shared ToUnicode stream once and keeps font
 /** A simple font with its own ToUnicode stream mapping every 2-byte code (a large map: 65,536 codes). */
 function bigMapFont(i: number): PdfDict {
   const tu = stream(`${cmapHead}1 begincodespacerange <0000> <FFFF> endcodespacerange\n1 beginbfrange <0000> <FFFF> <0041> endbfrange${cmapTail}`);
-  return d({ Type: 'Font', Subtype: 'Type0', BaseFont: `F${i}`, Encoding: 'Identity-H', DescendantFonts: [d({ Subtype: 'CIDFontType2' })], ToUnicode: tu });
+  return d({
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: `F${i}`,
+    Encoding: 'Identity-H',
+    DescendantFonts: [d({ Subtype: 'CIDFontType2' })],
+    ToUnicode: tu,
+  });
 }
 
 test('font and CMap loading stop at the deadline with BudgetExhausted (not a best-effort font)', () => {
   const past = new Budget(Date.now() - 1);
-  assert.throws(() => loadFont(bigMapFont(0), R, past), (e) => e instanceof BudgetExhausted && e.reason === 'budget-exceeded');
+  assert.throws(
+    () => loadFont(bigMapFont(0), R, past),
+    (e) => e instanceof BudgetExhausted && e.reason === 'budget-exceeded',
+  );
   assert.deepEqual(past.exhausted, { reason: 'budget-exceeded', stage: 'fonts' });
   // deep inside a CMap: the parser looks at the clock every few thousand tokens and codes
   const lines: string[] = [];
   for (let i = 0; i < 2000; i++) lines.push(`<${(i * 16).toString(16).padStart(4, '0')}> <${(i * 16 + 15).toString(16).padStart(4, '0')}> <0041>`);
   const big = str(`${cmapHead}2000 beginbfrange\n${lines.join('\n')}\nendbfrange${cmapTail}`);
   const late = new Budget(Date.now() - 1);
-  assert.throws(() => parseCMap(big, late), (e) => e instanceof BudgetExhausted && e.stage === 'cmap');
+  assert.throws(
+    () => parseCMap(big, late),
+    (e) => e instanceof BudgetExhausted && e.stage === 'cmap',
+  );
   assert.ok(parseCMap(big, Budget.unbounded()).unicode);
 });
 
@@ -525,8 +561,14 @@ test('the font cache stays within its bytes, evicting the least recently used; a
   assert.ok(budget.peakHeld <= cap);
   // each font charges its map and the per-code caches it may grow: more than a tiny cache can hold
   const tiny = new FontCache(R, budget, 64 * 1024);
-  assert.throws(() => tiny.get(fonts[0]), (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit');
-  assert.throws(() => tiny.get(fonts[0]), (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit');
+  assert.throws(
+    () => tiny.get(fonts[0]),
+    (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit',
+  );
+  assert.throws(
+    () => tiny.get(fonts[0]),
+    (e) => e instanceof BudgetExhausted && e.reason === 'memory-limit',
+  );
   assert.equal(budget.exhausted?.reason, 'memory-limit');
 });
 
@@ -574,7 +616,12 @@ test('genuine maps with a few U+XX00 code points are not byte-swapped', () => {
   const same = type0('Identity-H', {}, { ToUnicode: stream(`${cmapHead}${bfchars([1, 2, 3, 4, 5], () => 0x2500, 4)}${cmapTail}`) });
   assert.deepEqual(pick(tally(same, hex('0001 0002'))), { chars: 2, bad: 0, spaceCodes: 0 });
   // a correct Latin map
-  const latin = d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'Arial', ToUnicode: stream(`${cmapHead}${bfchars([...new Set(LETTERS)], (c) => c)}${cmapTail}`) });
+  const latin = d({
+    Type: 'Font',
+    Subtype: 'TrueType',
+    BaseFont: 'Arial',
+    ToUnicode: stream(`${cmapHead}${bfchars([...new Set(LETTERS)], (c) => c)}${cmapTail}`),
+  });
   assert.deepEqual(pick(tally(latin, str('Thequick'))), { chars: 8, bad: 0, spaceCodes: 0 });
 });
 
@@ -620,7 +667,13 @@ test('mutated CMaps, CFF programs and Type1 headers never throw and stay bounded
   const cmap = str(`${cmapHead}2 begincodespacerange <00> <80> <8140> <FFFF> endcodespacerange
 2 beginbfrange <0000> <00FF> <0041> <8140> <8150> [<0041> <D835DC00> <00660069>] endbfrange
 1 beginbfchar <41> <0042> endbfchar 1 begincidrange <8140> <9000> 633 endcidrange /Foo usecmap${cmapTail}`);
-  const cff = tinyCff([{ sid: 34, code: 65 }, { sid: 35, code: 66 }], ['x']);
+  const cff = tinyCff(
+    [
+      { sid: 34, code: 65 },
+      { sid: 35, code: 66 },
+    ],
+    ['x'],
+  );
   const t1 = str('%!PS\n/Encoding 256 array\n0 1 255 {1 index exch /.notdef put} for\ndup 65 /A put\nreadonly def\ncurrentfile eexec\n');
   for (let round = 0; round < 100; round++) {
     for (const base of [cmap, cff, t1]) {
@@ -629,7 +682,11 @@ test('mutated CMaps, CFF programs and Type1 headers never throw and stay bounded
       const parsed = parseCMap(v);
       assert.ok(!parsed.unicode || parsed.unicode.assigned <= MAX_MAPPED_CODES);
       cffEncoding(v);
-      const font = d({ Subtype: 'Type1', FontDescriptor: { FontFile: new PdfStream(new PdfDict(), v, undefined) }, ToUnicode: new PdfStream(new PdfDict(), v, undefined) });
+      const font = d({
+        Subtype: 'Type1',
+        FontDescriptor: { FontFile: new PdfStream(new PdfDict(), v, undefined) },
+        ToUnicode: new PdfStream(new PdfDict(), v, undefined),
+      });
       const t = newTally();
       loadFont(font, R).tally(v.subarray(0, 32), t);
       assert.ok(t.chars >= t.bad);

@@ -48,7 +48,11 @@ describe('fuzz reproducers (test/fixtures/fuzz)', () => {
   // a smaller heap than the fuzz run's: a reproducer of unbounded memory then dies in seconds, not half a minute
   const iso = new IsolatedAnalyzer(384);
   after(() => iso.close());
-  const files = existsSync(FUZZ_DIR) ? readdirSync(FUZZ_DIR).filter((f) => f.endsWith('.pdf')).sort() : [];
+  const files = existsSync(FUZZ_DIR)
+    ? readdirSync(FUZZ_DIR)
+        .filter((f) => f.endsWith('.pdf'))
+        .sort()
+    : [];
   const todo = todos();
   test('every reproducer is listed in the README', () => {
     const readme = existsSync(join(FUZZ_DIR, 'README.md')) ? readFileSync(join(FUZZ_DIR, 'README.md'), 'utf8') : '';

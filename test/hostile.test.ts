@@ -60,7 +60,10 @@ describe('a limit never hides behind a confident route', () => {
     const { bytes } = docWith([{ content: first }], b);
     // the page's /Contents is the text stream followed by the oversized one
     const pdf = new TextDecoder('latin1').decode(bytes()).replace(`/Contents ${first} 0 R`, `/Contents [${first} 0 R ${big} 0 R]`);
-    const r = await run(Uint8Array.from(pdf, (c) => c.charCodeAt(0)), { maxStreamBytes: 1 << 20, maxPageBytes: 1 << 20 });
+    const r = await run(
+      Uint8Array.from(pdf, (c) => c.charCodeAt(0)),
+      { maxStreamBytes: 1 << 20, maxPageBytes: 1 << 20 },
+    );
     assert.equal(r.pages[0].route, 'text');
     assert.ok(r.pages[0].reasons.includes('stream-too-large'), JSON.stringify(r.pages[0].reasons));
   });
@@ -104,7 +107,10 @@ describe('no page lost silently', () => {
     const fast = await run(pdf, { timeBudgetMs: 30 });
     assert.equal(fast.pageCount, slow.pageCount);
     assert.equal(fast.pages.length, 3000);
-    assert.ok(fast.pages.some((p) => p.reasons.includes('budget-exceeded')), 'the short budget did run out');
+    assert.ok(
+      fast.pages.some((p) => p.reasons.includes('budget-exceeded')),
+      'the short budget did run out',
+    );
   });
 });
 
@@ -119,7 +125,10 @@ describe('a bounded report', () => {
     const e = r.pages[0].evidence;
     assert.equal(e.imageCount, 10_000);
     assert.equal(e.imageBoxes.length, 500);
-    assert.ok(e.imageBoxes.some((x) => x.rect[2] - x.rect[0] >= 299), 'the largest box is kept');
+    assert.ok(
+      e.imageBoxes.some((x) => x.rect[2] - x.rect[0] >= 299),
+      'the largest box is kept',
+    );
     assert.ok(e.imageCoverage > 0.19, `coverage ${e.imageCoverage}`);
   });
 });

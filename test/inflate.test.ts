@@ -17,7 +17,8 @@ function sample(seed: number): Uint8Array {
   const b = new Uint8Array(n);
   const kind = seed % 4;
   for (let i = 0; i < n; i++) {
-    b[i] = kind === 0 ? r() & 255 : kind === 1 ? 'BT /F1 12 Tf (ab) Tj ET\n'.charCodeAt(r() % 24) : kind === 2 ? i % 17 : r() % 7 === 0 ? r() & 255 : 32;
+    b[i] =
+      kind === 0 ? r() & 255 : kind === 1 ? 'BT /F1 12 Tf (ab) Tj ET\n'.charCodeAt(r() % 24) : kind === 2 ? i % 17 : r() % 7 === 0 ? r() & 255 : 32;
   }
   return b;
 }
@@ -96,7 +97,15 @@ test('corrupt data: what decoded before the fault is kept, and the fault is name
   assert.equal(inflateRaw(new Uint8Array([0x01, 5, 0, 5, 0, 1, 2, 3, 4, 5]), 0, 100).error, 'invalid stored block lengths');
   // a distance before the start of the output: fixed block, literal 'a', then length 3 distance 2
   // (bits LSB first: BFINAL 1, BTYPE 01, literal 0x61 = 8-bit code 0x91, length code 257 = 7-bit 0000001, distance code 1 = 5-bit 00001)
-  const far = inflateRaw(fixedBlock([[0x91, 8], [0b0000001, 7], [0b00001, 5]]), 0, 100);
+  const far = inflateRaw(
+    fixedBlock([
+      [0x91, 8],
+      [0b0000001, 7],
+      [0b00001, 5],
+    ]),
+    0,
+    100,
+  );
   assert.equal(far.error, 'invalid distance too far back');
   assert.deepEqual([...far.data], [0x61]);
   // a good compressed part (not final: sync-flushed) followed by a reserved block type: all of the good part is kept

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { Cmd, EOF, Lexer, type Token } from '../src/analyzer/lexer';
 
 const bytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const str = (t: Token): string => (t instanceof Uint8Array ? String.fromCharCode(...t) : `not a string: ${t instanceof Cmd ? `operator ${t.op}` : String(t)}`);
+const str = (t: Token): string =>
+  t instanceof Uint8Array ? String.fromCharCode(...t) : `not a string: ${t instanceof Cmd ? `operator ${t.op}` : String(t)}`;
 function tokens(s: string): Token[] {
   const lx = new Lexer(bytes(s));
   const out: Token[] = [];

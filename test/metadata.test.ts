@@ -296,9 +296,7 @@ test('scanner producers and img2pdf', () => {
     assert.equal(hints[0].value, s);
   }
   const img = producerHints({ Producer: 'img2pdf 0.5.1' }, {});
-  assert.deepEqual(img, [
-    { kind: 'scanner-producer', message: 'pages made from images by img2pdf', field: 'Producer', value: 'img2pdf 0.5.1' },
-  ]);
+  assert.deepEqual(img, [{ kind: 'scanner-producer', message: 'pages made from images by img2pdf', field: 'Producer', value: 'img2pdf 0.5.1' }]);
 });
 
 test('ordinary producers give no hint', () => {

@@ -84,7 +84,11 @@ test('npm pack: the library with its types, the CLI, README, LICENSE and the not
 test('.vsix (vsce ls): the bundles, their assets, media, docs and notices; nothing large or private', needBuild, async () => {
   const vsce = path.join(ROOT, 'node_modules/@vscode/vsce/vsce');
   const { stdout } = await run(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, env: childEnv(), maxBuffer: 64 << 20 });
-  const files = stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+  const files = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .sort();
   for (const f of [
     'package.json',
     'README.md',
@@ -110,8 +114,12 @@ test('.vsix (vsce ls): the bundles, their assets, media, docs and notices; nothi
     /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|THIRD_PARTY_NOTICES\.md|media\/[\w.-]+\.(png|svg)|dist\/(extension|analysisWorker)\.cjs|dist\/web\/[\w.-]+\.c?js|dist\/webview\/(main\.(js|css)|pdf\.worker\.min\.mjs|LICENSE\.pdfjs|codicons\/codicon\.(css|ttf)|cmaps\/[\w.-]+|standard_fonts\/[\w.-]+|wasm\/(openjpeg_nowasm_fallback\.js|LICENSE_[A-Z_]+)))$/;
   const stray = files.filter((f) => !allowed.test(f));
   assert.deepEqual(stray, [], `unexpected files in the .vsix: ${stray.join(', ')}`);
-  const forbidden = /(^|\/)(src|test|bench|scripts|fixtures|node_modules|screenshots|\.e2e-run|\.git|\.ci|meta)\/|\.(map|ts|vsix|pdf|tgz)$|^dist\/(cli\.js|analyzer\/)/;
-  assert.deepEqual(files.filter((f) => forbidden.test(f)), []);
+  const forbidden =
+    /(^|\/)(src|test|bench|scripts|fixtures|node_modules|screenshots|\.e2e-run|\.git|\.ci|meta)\/|\.(map|ts|vsix|pdf|tgz)$|^dist\/(cli\.js|analyzer\/)/;
+  assert.deepEqual(
+    files.filter((f) => forbidden.test(f)),
+    [],
+  );
   const bytes = files.reduce((n, f) => n + statSync(path.join(ROOT, f)).size, 0);
   // today about 6.7 MB before compression (pdf.js worker, CMaps, standard fonts, three bundles of the analyzer)
   assert.ok(bytes < 12 * 1024 * 1024, `the .vsix holds ${bytes} bytes before compression`);
@@ -139,7 +147,9 @@ test('bundled or dependency, not both: --no-dependencies holds because every bun
   // what the bundles leave as imports: node builtins, 'vscode' (the host) and pdf.js's node-only branches, nothing from npm
   const externals = new Set<string>();
   for (const meta of ['analyzer.json', 'cli.json', 'extension.json']) {
-    const { inputs } = JSON.parse(readFileSync(path.join(ROOT, 'dist/meta', meta), 'utf8')) as { inputs: Record<string, { imports: { path: string; external?: boolean }[] }> };
+    const { inputs } = JSON.parse(readFileSync(path.join(ROOT, 'dist/meta', meta), 'utf8')) as {
+      inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+    };
     for (const i of Object.values(inputs)) for (const im of i.imports) if (im.external) externals.add(im.path);
   }
   const builtin = new Set(['vscode', 'fs', 'http', 'https', 'url', 'canvas', 'path', 'module', 'zlib', 'stream', 'worker_threads', 'os', 'crypto']);
@@ -153,7 +163,8 @@ test('third-party notices: every bundled and copied package with its licence, up
   const now = readFileSync(path.join(ROOT, 'THIRD_PARTY_NOTICES.md'), 'utf8');
   assert.ok(now === render(), 'THIRD_PARTY_NOTICES.md is out of date: run `npm run build && node scripts/notices.mjs`');
   const names = (collect() as { name: string }[]).map((p) => p.name);
-  for (const meta of ['analyzer.json', 'cli.json', 'extension.json']) for (const n of bundledPackages(meta)) assert.ok(names.includes(n), `${n} bundled, not in the notices`);
+  for (const meta of ['analyzer.json', 'cli.json', 'extension.json'])
+    for (const n of bundledPackages(meta)) assert.ok(names.includes(n), `${n} bundled, not in the notices`);
   for (const n of ['@noble/ciphers', '@noble/hashes', 'pdfjs-dist', '@vscode/codicons']) assert.ok(names.includes(n), n);
   assert.match(now, /\| `@vscode\/codicons` \| [\d.]+ \| CC-BY-4\.0 \|/);
   assert.match(now, /Attribution: the Codicons icon font, © Microsoft Corporation/);
@@ -227,7 +238,8 @@ test('library consumer: `pdf-page-diagnostics/analyzer` type-checks (node16 and 
         assert.doesNotMatch(r.stdout, /src[\\/]analyzer[\\/]/);
       }),
       (async () => {
-        const script = "const m = await import('pdf-page-diagnostics/analyzer'); const r = m.analyzePdfSync(new Uint8Array(0)); console.log(typeof m.analyzePdf, r.pageCount);";
+        const script =
+          "const m = await import('pdf-page-diagnostics/analyzer'); const r = m.analyzePdfSync(new Uint8Array(0)); console.log(typeof m.analyzePdf, r.pageCount);";
         const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: dir });
         assert.equal(stdout.trim(), 'function 0');
       })(),

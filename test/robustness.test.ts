@@ -67,7 +67,10 @@ describe('decompression bombs', () => {
     const { report } = await run(hostile.flateBomb(128, 2, 'q '), { timeBudgetMs: 5000 });
     const p = page(report);
     assert.equal(p.route, 'unknown');
-    assert.ok(p.reasons.some((r) => r === 'too-many-operators' || r === 'stream-too-large' || r === 'budget-exceeded'), JSON.stringify(p.reasons));
+    assert.ok(
+      p.reasons.some((r) => r === 'too-many-operators' || r === 'stream-too-large' || r === 'budget-exceeded'),
+      JSON.stringify(p.reasons),
+    );
   });
 });
 
@@ -131,7 +134,9 @@ describe('nesting, numbers and references', () => {
   test('an object whose /Length refers to itself', async () => {
     const b = new PdfBuilder();
     const d = docWith([{ content: 'BT /F1 12 Tf (hello) Tj ET' }], b);
-    const bytes = new TextDecoder('latin1').decode(d.bytes()).replace(/\/Length (\d+) >>\nstream\nBT/, (_m, n) => `/Length 4 0 R ${' '.repeat(n.length)}>>\nstream\nBT`);
+    const bytes = new TextDecoder('latin1')
+      .decode(d.bytes())
+      .replace(/\/Length (\d+) >>\nstream\nBT/, (_m, n) => `/Length 4 0 R ${' '.repeat(n.length)}>>\nstream\nBT`);
     const { report } = await run(new Uint8Array(Buffer.from(bytes, 'latin1')));
     assert.equal(report.pageCount, 1);
   });
@@ -152,7 +157,10 @@ describe('page tree', () => {
     test(`/Count ${c} is ignored: the pages are counted from the tree`, async () => {
       const { report } = await run(hostile.countLie(c));
       assert.equal(report.pageCount, 2);
-      assert.deepEqual(report.pages.map((p) => p.route), ['text', 'text']);
+      assert.deepEqual(
+        report.pages.map((p) => p.route),
+        ['text', 'text'],
+      );
     });
   }
 

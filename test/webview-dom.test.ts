@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import vm from 'node:vm';
 import { build } from 'esbuild';
-import { overlayHeadOf, type HostMessage, type OverlayHead, type PageOverlay, PREVIEW_MAX_PAGES_PER_REQUEST, type WebviewMessage } from '../src/shared/protocol';
+import {
+  overlayHeadOf,
+  type HostMessage,
+  type OverlayHead,
+  type PageOverlay,
+  PREVIEW_MAX_PAGES_PER_REQUEST,
+  type WebviewMessage,
+} from '../src/shared/protocol';
 import { MAX_SCROLL_PX } from '../webview/layout';
 
 const PAGES = 1_000_000;
@@ -239,7 +246,11 @@ function overlay(n: number, boxes: number, notes?: string[]): PageOverlay {
     imageCount: boxes,
     vectorOps: 0,
     fonts: 0,
-    imageBoxes: Array.from({ length: boxes }, () => ({ rect: [0, 0, 612, 792] as [number, number, number, number], share: 1, kind: 'xobject' as const })),
+    imageBoxes: Array.from({ length: boxes }, () => ({
+      rect: [0, 0, 612, 792] as [number, number, number, number],
+      share: 1,
+      kind: 'xobject' as const,
+    })),
     cropBox: [0, 0, 612, 792],
     mediaBox: [0, 0, 612, 792],
     rotate: 0,
@@ -309,7 +320,13 @@ async function harness() {
   // Messages arrive in the webview's own realm (so its `instanceof Uint8Array` checks hold), as VS Code delivers them.
   const CtxU8 = vm.runInContext('Uint8Array', ctx) as Uint8ArrayConstructor;
   const toRealm = (v: unknown): unknown =>
-    v instanceof Uint8Array ? new CtxU8(v) : Array.isArray(v) ? v.map(toRealm) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toRealm(x)])) : v;
+    v instanceof Uint8Array
+      ? new CtxU8(v)
+      : Array.isArray(v)
+        ? v.map(toRealm)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toRealm(x)]))
+          : v;
   const send = (m: HostMessage) => onMessage!({ data: toRealm(m) });
   const sendTimed = (m: HostMessage) => {
     const data = toRealm(m);
@@ -378,7 +395,10 @@ test('a 1,000,000-page document: page 1 laid out at once, a bounded DOM, evidenc
   near(w.screenTop(500_000), 8);
   assert.ok(w.pageEls().length <= 60);
   assert.ok(w.posted.some((m) => m.type === 'pageChanged' && m.page === 500_000));
-  assert.ok(all(w.root, (e) => e.classList.contains('page-link') && e.classList.contains('current'))[0]?.dataset.page === '500000', 'the list marks the page');
+  assert.ok(
+    all(w.root, (e) => e.classList.contains('page-link') && e.classList.contains('current'))[0]?.dataset.page === '500000',
+    'the list marks the page',
+  );
 
   // Evidence with notes makes pages taller than estimated, above and below the page read: it stays where it is.
   const around = Array.from({ length: 21 }, (_, i) => overlay(499_990 + i, 0, ['a note', 'another note']));

@@ -66,7 +66,10 @@ test('fit width scales each page to the pane; landscape pages are shorter; unkno
 test('sizes that are not positive finite numbers count as unknown', () => {
   const l = new PageLayout(4, new Float32Array([Number.NaN, 792, -612, 792, Infinity, 792, 300, 400]), LETTER, CHROME);
   l.setView({ zoom: 1, width: 800, height: 600 });
-  assert.deepEqual([1, 2, 3, 4].map((n) => l.surfaceOf(n)), [LETTER, LETTER, LETTER, { w: 300, h: 400 }]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => l.surfaceOf(n)),
+    [LETTER, LETTER, LETTER, { w: 300, h: 400 }],
+  );
   assert.equal(l.offsetOf(5), PAD_TOP + 3 * (792 + CHROME) + 400 + CHROME);
 });
 
@@ -80,7 +83,10 @@ test('a measured page or a size from pdf.js moves the pages after it, not before
   for (const n of [1, 250, 500]) assert.equal(l.offsetOf(n), before[n - 1]);
   assert.equal(l.offsetOf(501), before[500] + 40);
   assert.equal(l.offsetOf(701), before[700] + 40 + 216);
-  assert.deepEqual(bruteTops(l).slice(0, 1001), Array.from({ length: 1001 }, (_, i) => l.offsetOf(i + 1)));
+  assert.deepEqual(
+    bruteTops(l).slice(0, 1001),
+    Array.from({ length: 1001 }, (_, i) => l.offsetOf(i + 1)),
+  );
   assert.equal(l.setBase(0, LETTER), false);
   assert.equal(l.setBase(1001, LETTER), false);
 });

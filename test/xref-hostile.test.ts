@@ -203,10 +203,17 @@ function objStm(objs: [number, string][], decodedBytes: number, slow = false): U
   const objects = deflateRawSync(raw, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
   if (slow) {
     const inner = concat([new Uint8Array([0x78, 0x9c]), objects]);
-    const outer = concat([new Uint8Array([0x78, 0x9c]), deflateRawSync(inner, { finishFlush: zlibConstants.Z_SYNC_FLUSH }), literalSpaces(decodedBytes)]);
+    const outer = concat([
+      new Uint8Array([0x78, 0x9c]),
+      deflateRawSync(inner, { finishFlush: zlibConstants.Z_SYNC_FLUSH }),
+      literalSpaces(decodedBytes),
+    ]);
     return stream(`/Type /ObjStm /N ${objs.length} /First ${first} /Filter [/FlateDecode /FlateDecode]`, outer);
   }
-  return stream(`/Type /ObjStm /N ${objs.length} /First ${first} /Filter /FlateDecode`, concat([new Uint8Array([0x78, 0x9c]), objects, spaces(Math.max(0, decodedBytes - raw.length))]));
+  return stream(
+    `/Type /ObjStm /N ${objs.length} /First ${first} /Filter /FlateDecode`,
+    concat([new Uint8Array([0x78, 0x9c]), objects, spaces(Math.max(0, decodedBytes - raw.length))]),
+  );
 }
 
 const literalMemo = new Map<number, Uint8Array>();
@@ -246,7 +253,10 @@ function objStmDoc(streams: number, perStream: number, decodedBytes: number, slo
   for (let s = 0; s < streams; s++) {
     const objs: [number, string][] = [];
     for (let k = 0; k < perStream; k++) {
-      objs.push([firstPage + s * perStream + k, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>']);
+      objs.push([
+        firstPage + s * perStream + k,
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>',
+      ]);
     }
     objects.push(objStm(objs, decodedBytes, slow));
   }
@@ -309,7 +319,9 @@ describe('object streams: a bounded cache, the same objects on every run', () =>
     const bytes = objStmDoc(300, 1, 16 * 1024 * 1024, true);
     const child = inChild(bytes, { timeBudgetMs: 1000 });
     const { runs, wallMs, maxRssMB } = child;
-    t.diagnostic(`file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB, pages ${runs[0].pageCount}`);
+    t.diagnostic(
+      `file ${bytes.length} bytes; analysis ${runs[0].ms} ms, child wall ${wallMs} ms, peak RSS ${Math.round(maxRssMB)} MB, pages ${runs[0].pageCount}`,
+    );
     const r = runs[0];
     assert.equal(r.limit?.reason, 'budget-exceeded', JSON.stringify(r));
     assert.equal(r.routeCounts.text, 0, JSON.stringify(r.routeCounts));

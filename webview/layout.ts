@@ -64,7 +64,12 @@ export class PageLayout {
    * @param sizes [w, h] per page at scale 1, interleaved (e.g. from the report); 0 or missing means unknown
    * @param chromeEstimate the height of a page's header, evidence and gap until measured
    */
-  constructor(count: number, sizes: Float32Array | undefined, defaultBase: Size, readonly chromeEstimate: number) {
+  constructor(
+    count: number,
+    sizes: Float32Array | undefined,
+    defaultBase: Size,
+    readonly chromeEstimate: number,
+  ) {
     this.count = Math.max(0, Math.floor(count));
     this.base = new Float32Array(this.count * 2);
     if (sizes) this.base.set(sizes.subarray(0, Math.min(sizes.length, this.base.length)));

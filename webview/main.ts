@@ -389,7 +389,12 @@ async function renderSlot(s: Slot): Promise<void> {
       canvas,
       viewport,
       transform: dpr !== 1 ? [dpr, 0, 0, dpr, 0, 0] : undefined,
-      pageColors: hc ? { background: css.getPropertyValue('--vscode-editor-background').trim() || '#000', foreground: css.getPropertyValue('--vscode-editor-foreground').trim() || '#fff' } : undefined,
+      pageColors: hc
+        ? {
+            background: css.getPropertyValue('--vscode-editor-background').trim() || '#000',
+            foreground: css.getPropertyValue('--vscode-editor-foreground').trim() || '#fff',
+          }
+        : undefined,
     });
     s.task = task;
     s.renderedScale = scale;
@@ -460,7 +465,11 @@ function drawOverlay(s: Slot): void {
     const box = h(
       'div',
       { class: `box kind-${b.kind}`, title: boxTitle(b) },
-      h('span', { class: 'box-label' }, `${percent(b.share)}${b.filter ? ` · ${b.filter.replace(/Decode$/, '')}` : ''}${b.width && b.height ? ` · ${b.width}×${b.height}` : ''}`),
+      h(
+        'span',
+        { class: 'box-label' },
+        `${percent(b.share)}${b.filter ? ` · ${b.filter.replace(/Decode$/, '')}` : ''}${b.width && b.height ? ` · ${b.width}×${b.height}` : ''}`,
+      ),
     );
     box.style.left = `${Math.min(x1, x2)}px`;
     box.style.top = `${Math.min(y1, y2)}px`;
@@ -535,7 +544,12 @@ function rowLabel(n: number): { route: ReturnType<typeof routeOf>; title: string
 
 function makeRow(n: number): HTMLButtonElement {
   const { route, title } = rowLabel(n);
-  const b = h('button', { class: `page-link${route ? ` route-${route}` : ''}`, title, 'data-page': n, tabindex: '-1' }, route ? icon(ROUTE_STYLE[route].icon) : null, String(n));
+  const b = h(
+    'button',
+    { class: `page-link${route ? ` route-${route}` : ''}`, title, 'data-page': n, tabindex: '-1' },
+    route ? icon(ROUTE_STYLE[route].icon) : null,
+    String(n),
+  );
   b.addEventListener('click', () => scrollToPage(n, true));
   return b;
 }
@@ -591,7 +605,19 @@ pageList.addEventListener('keydown', (e: KeyboardEvent) => {
   const from = Number((document.activeElement as HTMLElement | null)?.dataset?.page) || current || 1;
   const perScreen = Math.max(1, Math.floor(pageList.clientHeight / ROW_H) - 1);
   const to =
-    e.key === 'ArrowDown' ? from + 1 : e.key === 'ArrowUp' ? from - 1 : e.key === 'PageDown' ? from + perScreen : e.key === 'PageUp' ? from - perScreen : e.key === 'Home' ? 1 : e.key === 'End' ? layout.count : 0;
+    e.key === 'ArrowDown'
+      ? from + 1
+      : e.key === 'ArrowUp'
+        ? from - 1
+        : e.key === 'PageDown'
+          ? from + perScreen
+          : e.key === 'PageUp'
+            ? from - perScreen
+            : e.key === 'Home'
+              ? 1
+              : e.key === 'End'
+                ? layout.count
+                : 0;
   if (!to) return;
   e.preventDefault();
   const n = Math.min(Math.max(1, to), layout.count);
@@ -773,7 +799,10 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
     if (m.page !== undefined) scrollToPage(Math.min(m.page, doc.numPages), true);
   } catch (e) {
     if (gen !== loadGeneration) return;
-    const msg = (e as { name?: string })?.name === 'PasswordException' ? 'This PDF needs a password: the preview cannot show its pages.' : `pdf.js cannot open this file: ${String((e as Error)?.message ?? e).slice(0, 300)}`;
+    const msg =
+      (e as { name?: string })?.name === 'PasswordException'
+        ? 'This PDF needs a password: the preview cannot show its pages.'
+        : `pdf.js cannot open this file: ${String((e as Error)?.message ?? e).slice(0, 300)}`;
     setBanner(msg, 'error');
     // Still show the analyzer's verdict and findings, without pages.
     pdfFailed = true;
@@ -823,7 +852,13 @@ window.addEventListener('message', (e: MessageEvent) => {
   if (!m) {
     const d = e.data as { type?: unknown } | null;
     console.warn(`pdf-page-diagnostics: ignored a malformed message (type ${typeof d === 'object' && d ? String(d.type) : typeof d})`);
-    if (typeof d === 'object' && d && d.type === 'load') console.warn('load fields', Object.entries(d).map(([k, v]) => `${k}:${Object.prototype.toString.call(v)}`).join(' '));
+    if (typeof d === 'object' && d && d.type === 'load')
+      console.warn(
+        'load fields',
+        Object.entries(d)
+          .map(([k, v]) => `${k}:${Object.prototype.toString.call(v)}`)
+          .join(' '),
+      );
     return;
   }
   switch (m.type) {

@@ -9,7 +9,16 @@ import { readMetadata } from './metadata';
 import { PdfDict, PdfStream } from './objects';
 import { type AnalyzerOptions, resolveOptions } from './options';
 import { decideRoute } from './route';
-import { type DocumentMetadata, type DocumentReport, type ImageBox, LIMIT_REASONS, type PageEvidence, type PageReport, type PageRoute, type RouteReason } from './types';
+import {
+  type DocumentMetadata,
+  type DocumentReport,
+  type ImageBox,
+  LIMIT_REASONS,
+  type PageEvidence,
+  type PageReport,
+  type PageRoute,
+  type RouteReason,
+} from './types';
 
 export function emptyRouteCounts(): Record<PageRoute, number> {
   return { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 };
@@ -43,7 +52,9 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
     if (doc.fatal) {
       report.error = doc.fatal;
       // Pages we know of (those of a password-protected file, usually none otherwise) are unknown with the same reason.
-      doc.pages.forEach((node, i) => report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })));
+      doc.pages.forEach((node, i) =>
+        report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })),
+      );
       return finish(report, start, budget, doc);
     }
     report.metadata = metadataOf(doc, opts, report.notes);

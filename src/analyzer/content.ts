@@ -179,7 +179,11 @@ class PageScanner {
       if (e instanceof LimitHit) this.faults.add(e.reason);
       else if (e instanceof BudgetExhausted) {
         this.faults.add(e.reason);
-        this.notes.push(e.reason === 'memory-limit' ? `a font could not be held within the font cache (${e.stage})` : `the time budget ran out while loading fonts (${e.stage})`);
+        this.notes.push(
+          e.reason === 'memory-limit'
+            ? `a font could not be held within the font cache (${e.stage})`
+            : `the time budget ran out while loading fonts (${e.stage})`,
+        );
       } else {
         this.faults.add('damaged');
         this.notes.push(`interpreter fault: ${String(e).slice(0, 200)}`);
@@ -660,7 +664,8 @@ class PageScanner {
       if (node.left === 0) continue;
       this.clipChecks += node.runs.length;
       if (this.clipChecks > MAX_HIDE_CHECKS) {
-        if (this.clipChecks - node.runs.length <= MAX_HIDE_CHECKS) this.notes.push('too much clip-mode text to check against what is painted through it: the rest stays invisible');
+        if (this.clipChecks - node.runs.length <= MAX_HIDE_CHECKS)
+          this.notes.push('too much clip-mode text to check against what is painted through it: the rest stays invisible');
         return;
       }
       for (const run of node.runs) {
@@ -716,7 +721,15 @@ class PageScanner {
   }
 
   /** Runs a form XObject (or an annotation appearance) with the given CTM already including its placement. */
-  private runForm(form: PdfStream, ctm: Matrix, parentRes: PdfDict | undefined, depth: number, clip: Rect | null, placed?: Matrix, textClip: ClipTextNode | null = null): void {
+  private runForm(
+    form: PdfStream,
+    ctm: Matrix,
+    parentRes: PdfDict | undefined,
+    depth: number,
+    clip: Rect | null,
+    placed?: Matrix,
+    textClip: ClipTextNode | null = null,
+  ): void {
     if (depth + 1 > this.opt.maxFormDepth) {
       this.faults.add('form-depth-exceeded');
       return;
@@ -767,7 +780,8 @@ class PageScanner {
     let r: Rect | undefined = g.clip ? clipRect(areaRect, g.clip) : areaRect;
     if (r && shading) {
       const bb = numberArray(this.r, shading.get('BBox'));
-      if (bb && bb.length >= 4) r = clipRect(r, transformRect(g.ctm, Math.min(bb[0], bb[2]), Math.min(bb[1], bb[3]), Math.max(bb[0], bb[2]), Math.max(bb[1], bb[3])));
+      if (bb && bb.length >= 4)
+        r = clipRect(r, transformRect(g.ctm, Math.min(bb[0], bb[2]), Math.min(bb[1], bb[3]), Math.max(bb[0], bb[2]), Math.max(bb[1], bb[3])));
     }
     if (r) r = clipRect(r, this.visible);
     if (!r) return;

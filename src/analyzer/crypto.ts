@@ -35,8 +35,8 @@ const IDENTITY: CryptFilter = { cipher: 'identity', bits: 0 };
 
 /** The 32-byte padding string of Algorithm 2 step (a). */
 const PAD = new Uint8Array([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00,
-  0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80,
+  0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 const SALT = new Uint8Array([0x73, 0x41, 0x6c, 0x54]); // "sAlT", Algorithm 1 step for AES
 const EMPTY = new Uint8Array(0);
@@ -384,9 +384,7 @@ function passwordCandidates(password: string, modern: boolean): Uint8Array[] {
     latin1[i] = c;
   }
   if (!latin1) return [utf8];
-  return equalBytes(latin1, utf8, Math.max(latin1.length, utf8.length)) && latin1.length === utf8.length
-    ? [latin1]
-    : [latin1, utf8];
+  return equalBytes(latin1, utf8, Math.max(latin1.length, utf8.length)) && latin1.length === utf8.length ? [latin1] : [latin1, utf8];
 }
 
 /** `encrypt`: the /Encrypt dictionary with its values already resolved (direct objects; nested /CF dicts resolved too).
@@ -413,9 +411,10 @@ function open(encrypt: PdfDict, id: Uint8Array, password: string | undefined, re
   if (r !== undefined) report.revision = r;
   if (v === 0 && (r === 2 || r === 3)) v = r === 2 ? 1 : 2; // /V missing: infer what the revision implies
   report.version = v;
-  if (r === undefined || !Number.isInteger(r) || r < 2 || r > 6) return unsupported(`Standard security handler revision ${r ?? '(missing)'} is not supported`);
+  if (r === undefined || !Number.isInteger(r) || r < 2 || r > 6)
+    return unsupported(`Standard security handler revision ${r ?? '(missing)'} is not supported`);
   if (v !== 1 && v !== 2 && v !== 4 && v !== 5) return unsupported(`encryption algorithm /V ${v} is not supported`);
-  if ((r >= 5) !== (v === 5)) return unsupported(`/V ${v} does not go with /R ${r}`);
+  if (r >= 5 !== (v === 5)) return unsupported(`/V ${v} does not go with /R ${r}`);
 
   const encryptMetadata = r >= 4 ? encrypt.get('EncryptMetadata') !== false : true;
   report.encryptMetadata = encryptMetadata;

@@ -60,9 +60,10 @@ export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, budget
   // are read, long after the document is opened
   const loaded = xref.load();
   if (!loaded) {
-    result.fatal = head < 0
-      ? { reason: 'not-a-pdf', message: 'no PDF header and no PDF objects found' }
-      : { reason: 'damaged', message: 'no document catalog could be found, even by scanning the file' };
+    result.fatal =
+      head < 0
+        ? { reason: 'not-a-pdf', message: 'no PDF header and no PDF objects found' }
+        : { reason: 'damaged', message: 'no document catalog could be found, even by scanning the file' };
     return result;
   }
 
@@ -148,7 +149,14 @@ function walkPageTree(
   if (!(root instanceof PdfDict)) return { pages, notes, fatal: { reason: 'damaged', message: 'the page tree root is missing' } };
   const visited = new Set<PdfDict>();
   type Frame = { node: PdfDict; ref: Ref | undefined; inh: Inherited; depth: number };
-  const stack: Frame[] = [{ node: root, ref: rootRef instanceof Ref ? rootRef : undefined, inh: { resources: undefined, mediaBox: undefined, cropBox: undefined, rotate: undefined }, depth: 0 }];
+  const stack: Frame[] = [
+    {
+      node: root,
+      ref: rootRef instanceof Ref ? rootRef : undefined,
+      inh: { resources: undefined, mediaBox: undefined, cropBox: undefined, rotate: undefined },
+      depth: 0,
+    },
+  ];
   let cycle = false;
   let tooDeep = false;
   let steps = 0;
@@ -218,8 +226,11 @@ function walkPageTree(
       const inh: Inherited = last
         ? { resources: undefined, mediaBox: last.mediaBox, cropBox: last.cropBox, rotate: last.rotate }
         : { resources: undefined, mediaBox: root.get('MediaBox'), cropBox: root.get('CropBox'), rotate: root.get('Rotate') };
-      for (let i = 0; i < add; i++) pages.push({ ...makePage(xref, UNREADABLE, undefined, inh), unreadable: 'a page the page tree counts but does not hold' });
-      notes.push(`the page tree declares ${declared} pages but ${found - unreadable} could be read: ${add + unreadable} reported as unknown (page-unreadable)`);
+      for (let i = 0; i < add; i++)
+        pages.push({ ...makePage(xref, UNREADABLE, undefined, inh), unreadable: 'a page the page tree counts but does not hold' });
+      notes.push(
+        `the page tree declares ${declared} pages but ${found - unreadable} could be read: ${add + unreadable} reported as unknown (page-unreadable)`,
+      );
     } else if (unreadable > 0) {
       notes.push(`${unreadable} page tree ${unreadable === 1 ? 'entry' : 'entries'} could not be read: reported as unknown (page-unreadable)`);
     } else if (declared !== found) {
@@ -233,7 +244,10 @@ function walkPageTree(
   return {
     pages,
     notes,
-    fatal: pages.length === 0 ? { reason: cycle ? 'page-tree-cycle' : 'damaged', message: cycle ? 'the page tree is a cycle with no pages' : 'the page tree has no pages' } : undefined,
+    fatal:
+      pages.length === 0
+        ? { reason: cycle ? 'page-tree-cycle' : 'damaged', message: cycle ? 'the page tree is a cycle with no pages' : 'the page tree has no pages' }
+        : undefined,
   };
 }
 

@@ -118,13 +118,7 @@ function sanitizeCap(maxBytes: number): number {
   return maxBytes >= HARD_CAP ? HARD_CAP : Math.floor(maxBytes);
 }
 
-function finish(
-  data: Uint8Array,
-  cap: number,
-  truncated: boolean,
-  error: string | undefined,
-  stoppedAt: string | undefined,
-): DecodedStream {
+function finish(data: Uint8Array, cap: number, truncated: boolean, error: string | undefined, stoppedAt: string | undefined): DecodedStream {
   // The raw input itself may exceed the cap when there are no filters (or the first one stops the chain).
   if (data.length > cap) {
     data = data.subarray(0, cap);
@@ -137,7 +131,14 @@ function finish(
 }
 
 /** @param inputTruncated the input is a prefix of the real data (an earlier stage hit the cap): running out early is no fault */
-function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined, cap: number, inputTruncated: boolean, deadline: number): StageResult {
+function runStage(
+  kind: Decoder,
+  input: Uint8Array,
+  p: FilterParams | undefined,
+  cap: number,
+  inputTruncated: boolean,
+  deadline: number,
+): StageResult {
   switch (kind) {
     case 'flate':
       return applyPredictor(inflate(input, cap, inputTruncated, deadline), p, cap, deadline);
@@ -155,7 +156,6 @@ function runStage(kind: Decoder, input: Uint8Array, p: FilterParams | undefined,
 function earlyChangeOf(p: FilterParams | undefined): number {
   return p !== undefined && p.earlyChange === 0 ? 0 : 1;
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // FlateDecode
@@ -214,7 +214,8 @@ function applyPredictor(r: StageResult, p: FilterParams | undefined, cap: number
   if (fault !== undefined) return { data: r.data, truncated: r.truncated, error: r.error ?? fault };
   // Computed in floating point: columns may be huge, rows are then simply one partial row.
   const rowBytes = Math.ceil((colors * bpc * columns) / 8);
-  const out = predictor === 2 ? tiffPredictor(r.data, colors, bpc, columns, rowBytes, deadline) : pngPredictor(r.data, colors, bpc, rowBytes, cap, deadline);
+  const out =
+    predictor === 2 ? tiffPredictor(r.data, colors, bpc, columns, rowBytes, deadline) : pngPredictor(r.data, colors, bpc, rowBytes, cap, deadline);
   const res: StageResult = { data: out.data, truncated: r.truncated || out.truncated, error: r.error ?? out.error };
   // Rows of a stage cut by the clock are still predicted: raw rows are no data; the predictor stops soon after.
   if (r.outOfTime || out.outOfTime) res.outOfTime = true;
@@ -340,15 +341,7 @@ function tiffPredictor(src: Uint8Array, colors: number, bpc: number, columns: nu
 }
 
 /** Sub-byte samples (1, 2, 4 bits), MSB first, summed per component modulo 2^bpc across the row. */
-function tiffSubByteRow(
-  row: Uint8Array,
-  from: number,
-  to: number,
-  colors: number,
-  columns: number,
-  bpc: number,
-  acc: Uint16Array,
-): void {
+function tiffSubByteRow(row: Uint8Array, from: number, to: number, colors: number, columns: number, bpc: number, acc: Uint16Array): void {
   const mask = (1 << bpc) - 1;
   // The row's pad bits are not samples.
   const samples = Math.min(colors * columns, Math.floor(((to - from) * 8) / bpc));

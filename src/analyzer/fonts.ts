@@ -360,7 +360,8 @@ function loadSimple(dict: PdfDict, env: FontEnv, baseFont: string, subtype: stri
   const isType3 = subtype === 'Type3';
   const std = isType3 ? undefined : standard14(baseFont);
   const embeddedTrueType =
-    fontFile2 instanceof PdfStream || (fontFile3 instanceof PdfStream && (subtype === 'TrueType' || getName(r, fontFile3.dict, 'Subtype') === 'OpenType'));
+    fontFile2 instanceof PdfStream ||
+    (fontFile3 instanceof PdfStream && (subtype === 'TrueType' || getName(r, fontFile3.dict, 'Subtype') === 'OpenType'));
 
   const enc = r.resolve(dict.get('Encoding'));
   const named = typeof enc === 'string' ? namedEncoding(enc) : undefined;
@@ -464,7 +465,14 @@ function readDifferences(enc: PdfDict, r: Resolver): (string | undefined)[] | nu
   return names;
 }
 
-function simpleWidths(dict: PdfDict, r: Resolver, desc: PdfDict | undefined, isType3: boolean, std: Std14 | undefined, cps: Int32Array): Float64Array {
+function simpleWidths(
+  dict: PdfDict,
+  r: Resolver,
+  desc: PdfDict | undefined,
+  isType3: boolean,
+  std: Std14 | undefined,
+  cps: Int32Array,
+): Float64Array {
   const out = new Float64Array(256);
   let scale = 0.001;
   if (isType3) {
@@ -871,7 +879,10 @@ class CompositeFont implements LoadedFont {
   /** advance of the code last looked up */
   private lastWidth = 0;
 
-  constructor(readonly baseFont: string, readonly subtype: string) {}
+  constructor(
+    readonly baseFont: string,
+    readonly subtype: string,
+  ) {}
 
   setCodespace(ranges: CodespaceRange[]): void {
     for (const cr of ranges) {
@@ -1121,7 +1132,7 @@ function unicodeOfCode(kind: string, code: number, len: number): number {
   }
   if (kind === 'utf8') {
     if (len === 1) return code;
-    if (len === 2) return ((code >> 8) & 0x1f) << 6 | (code & 0x3f);
+    if (len === 2) return (((code >> 8) & 0x1f) << 6) | (code & 0x3f);
     if (len === 3) return (((code >> 16) & 0x0f) << 12) | (((code >> 8) & 0x3f) << 6) | (code & 0x3f);
     const b0 = Math.floor(code / 0x1000000);
     return ((b0 & 0x07) << 18) | (((code >> 16) & 0x3f) << 12) | (((code >> 8) & 0x3f) << 6) | (code & 0x3f);
@@ -1197,8 +1208,7 @@ function loadComposite(dict: PdfDict, env: FontEnv, baseFont: string, subtype: s
   // decoding
   if (predefined && predefined.kind !== 'identity') {
     font.predefined = predefined;
-    font.mode =
-      predefined.kind === 'legacy' ? MODE_LEGACY : predefined.kind === 'single' ? MODE_SINGLE : MODE_UNICODE;
+    font.mode = predefined.kind === 'legacy' ? MODE_LEGACY : predefined.kind === 'single' ? MODE_SINGLE : MODE_UNICODE;
   } else {
     const coll = predefined?.ordering || (registry === 'Adobe' && ordering ? ordering : '');
     if (coll && Object.hasOwn(COLLECTIONS, coll)) {

@@ -74,7 +74,11 @@ const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
 export class Lexer {
   pos: number;
   readonly end: number;
-  constructor(readonly buf: Uint8Array, start = 0, end = buf.length) {
+  constructor(
+    readonly buf: Uint8Array,
+    start = 0,
+    end = buf.length,
+  ) {
     this.pos = start;
     this.end = Math.min(end, buf.length);
   }
@@ -149,7 +153,8 @@ export class Lexer {
     this.pos = p;
     const len = p - start;
     if (len === 4 && buf[start] === 116 && buf[start + 1] === 114 && buf[start + 2] === 117 && buf[start + 3] === 101) return true;
-    if (len === 5 && buf[start] === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101) return false;
+    if (len === 5 && buf[start] === 102 && buf[start + 1] === 97 && buf[start + 2] === 108 && buf[start + 3] === 115 && buf[start + 4] === 101)
+      return false;
     if (len === 4 && buf[start] === 110 && buf[start + 1] === 117 && buf[start + 2] === 108 && buf[start + 3] === 108) return null;
     if (len <= 3) return shortCmd(buf, start, len);
     return Cmd.of(len <= 64 ? String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]) : '?');
@@ -273,11 +278,21 @@ export class Lexer {
         if (p >= end) break;
         c = buf[p++];
         switch (c) {
-          case 110: c = 10; break;
-          case 114: c = 13; break;
-          case 116: c = 9; break;
-          case 98: c = 8; break;
-          case 102: c = 12; break;
+          case 110:
+            c = 10;
+            break;
+          case 114:
+            c = 13;
+            break;
+          case 116:
+            c = 9;
+            break;
+          case 98:
+            c = 8;
+            break;
+          case 102:
+            c = 12;
+            break;
           case 13:
             if (buf[p] === 10) p++;
             continue;

@@ -432,8 +432,12 @@ class XmpReader {
       this.valueAttributes(f, attrs, ns);
     } else if (pk === Kind.Prop) {
       const owner = parent!;
-      if (owner.text !== undefined && owner.container === undefined && !owner.struct &&
-          (name === 'rdf:Alt' || name === 'rdf:Seq' || name === 'rdf:Bag')) {
+      if (
+        owner.text !== undefined &&
+        owner.container === undefined &&
+        !owner.struct &&
+        (name === 'rdf:Alt' || name === 'rdf:Seq' || name === 'rdf:Bag')
+      ) {
         owner.container = name === 'rdf:Alt' ? 'Alt' : name === 'rdf:Seq' ? 'Seq' : 'Bag';
         owner.items = [];
         f = frame(Kind.Container, tag.name, ns);
@@ -597,7 +601,10 @@ const SCANNER_RULES: Rule[] = [
 
 /** For comparisons: case, whitespace and Unicode normalisation form do not count as a difference. */
 function normForCompare(s: string): string {
-  return s.normalize('NFC').replace(/[\s\u0000]+/g, '').toLowerCase();
+  return s
+    .normalize('NFC')
+    .replace(/[\s\u0000]+/g, '')
+    .toLowerCase();
 }
 
 function quote(s: string): string {
@@ -680,7 +687,11 @@ export function producerHints(info: Record<string, string>, xmp: Record<string, 
  * `info`: the trailer /Info dict with values already resolved to direct objects (strings are Uint8Array, names
  * strings, numbers). `xmp`: the decoded /Metadata stream bytes of the catalog (or undefined). Never throws.
  */
-export function readMetadata(info: PdfDict | undefined, xmp: Uint8Array | undefined, maxXmpBytes = DEFAULT_OPTIONS.maxMetadataBytes): DocumentMetadata {
+export function readMetadata(
+  info: PdfDict | undefined,
+  xmp: Uint8Array | undefined,
+  maxXmpBytes = DEFAULT_OPTIONS.maxMetadataBytes,
+): DocumentMetadata {
   let infoRec: Record<string, string> = {};
   let xmpRec: Record<string, string> = {};
   try {

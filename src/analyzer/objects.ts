@@ -13,7 +13,10 @@
 export type PdfValue = null | boolean | number | string | Uint8Array | PdfValue[] | PdfDict | Ref | PdfStream;
 
 export class Ref {
-  constructor(readonly num: number, readonly gen: number) {}
+  constructor(
+    readonly num: number,
+    readonly gen: number,
+  ) {}
   toString(): string {
     return `${this.num} ${this.gen} R`;
   }
@@ -45,7 +48,11 @@ export class PdfStream {
    *              decryption happens when the stream is decoded, because it needs the object number)
    * @param ref   the object that holds the stream (needed for decryption); undefined inside object streams
    */
-  constructor(readonly dict: PdfDict, readonly raw: Uint8Array, readonly ref: Ref | undefined) {}
+  constructor(
+    readonly dict: PdfDict,
+    readonly raw: Uint8Array,
+    readonly ref: Ref | undefined,
+  ) {}
 }
 
 export function isDict(v: unknown): v is PdfDict {

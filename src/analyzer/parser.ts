@@ -13,7 +13,10 @@ const R = Cmd.of('R');
 export type StringHook = (s: Uint8Array) => Uint8Array;
 
 export class Parser {
-  constructor(readonly lexer: Lexer, readonly decryptString?: StringHook) {}
+  constructor(
+    readonly lexer: Lexer,
+    readonly decryptString?: StringHook,
+  ) {}
 
   /** Parses one value. Tokens that are not values (a stray keyword) come back as their Cmd. */
   parseValue(depth = 0): PdfValue | Cmd | typeof EOF {

@@ -84,7 +84,7 @@ export function fileRecord(file: string, report: DocumentReport): FileRecord {
 /** Compresses sorted page numbers into "1–3, 7, 9–10". */
 export function pageRanges(pages: readonly number[]): string {
   const out: string[] = [];
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     let j = i;
     while (j + 1 < pages.length && pages[j + 1] === pages[j] + 1) j++;
     out.push(j === i ? `${pages[i]}` : `${pages[i]}–${pages[j]}`);

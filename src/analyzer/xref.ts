@@ -576,7 +576,8 @@ export class XRef implements Resolver {
       this.budget.tryCharge(data.length, 'object-stream'); // fails: records memory-limit
       return 'too-large';
     }
-    if (dec.truncated) this.notes.push(`object stream ${stmNum} decodes to more than ${this.limits.maxStreamBytes} bytes: objects past that are missing`);
+    if (dec.truncated)
+      this.notes.push(`object stream ${stmNum} decodes to more than ${this.limits.maxStreamBytes} bytes: objects past that are missing`);
     const offsets = this.readObjStmHeader(data, first, n);
     return { data, first, offsets, cost: data.length + offsets.size * OFFSET_ENTRY_BYTES };
   }

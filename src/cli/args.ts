@@ -95,7 +95,16 @@ export function parseArgs(argv: readonly string[]): Parsed {
   }
   if (values.help) return { kind: 'help', text: CLASSIFY_USAGE };
   if (values.version) return { kind: 'version' };
-  const out: CliArgs = { paths: positionals, json: !!values.json, pages: !!values.pages, jobs: 1, maxBytes: DEFAULT_MAX_BYTES, nul: !!values.null, quiet: !!values.quiet, limits: {} };
+  const out: CliArgs = {
+    paths: positionals,
+    json: !!values.json,
+    pages: !!values.pages,
+    jobs: 1,
+    maxBytes: DEFAULT_MAX_BYTES,
+    nul: !!values.null,
+    quiet: !!values.quiet,
+    limits: {},
+  };
   if (typeof values.jobs === 'string') {
     const n = wholeNumber(values.jobs);
     if (n === undefined || n < 1) return usageError(`--jobs needs a positive whole number, not '${values.jobs}'`);
@@ -103,7 +112,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
   }
   if (typeof values['max-bytes'] === 'string') {
     const n = byteSize(values['max-bytes']);
-    if (n === undefined || n < 1) return usageError(`--max-bytes needs a positive size in bytes (suffix K, M or G allowed), not '${values['max-bytes']}'`);
+    if (n === undefined || n < 1)
+      return usageError(`--max-bytes needs a positive size in bytes (suffix K, M or G allowed), not '${values['max-bytes']}'`);
     out.maxBytes = n;
   }
   if (typeof values.password === 'string') out.password = values.password;

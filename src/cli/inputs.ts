@@ -32,7 +32,12 @@ export async function* inputItems(paths: readonly string[], filesFrom: string | 
     // possible portably, but a list being a pipe is normal, so only directories are refused.
     const st = await stat(filesFrom).catch((e: NodeJS.ErrnoException) => e);
     if (st instanceof Error) {
-      yield { kind: 'error', path: filesFrom, reason: st.code === 'ENOENT' ? 'not-found' : 'unreadable', message: `cannot read the path list: ${errText(st)}` };
+      yield {
+        kind: 'error',
+        path: filesFrom,
+        reason: st.code === 'ENOENT' ? 'not-found' : 'unreadable',
+        message: `cannot read the path list: ${errText(st)}`,
+      };
       return;
     }
     if (st.isDirectory()) {
@@ -55,7 +60,12 @@ export async function* inputItems(paths: readonly string[], filesFrom: string | 
       }
       pending = pending.subarray(start);
       if (pending.length > MAX_LIST_ENTRY) {
-        yield { kind: 'error', path: filesFrom, reason: 'unreadable', message: `path list entry longer than ${MAX_LIST_ENTRY} bytes; rest of the list ignored` };
+        yield {
+          kind: 'error',
+          path: filesFrom,
+          reason: 'unreadable',
+          message: `path list entry longer than ${MAX_LIST_ENTRY} bytes; rest of the list ignored`,
+        };
         return;
       }
     }
@@ -130,7 +140,8 @@ export function readInputFile(path: string, maxBytes: number): ReadResult {
   let fd: number | undefined;
   try {
     const st = statSync(path);
-    if (!st.isFile()) return { ok: false, reason: 'not-regular-file', message: `not a regular file (${kindOf(st)}); only regular files and '-' are read` };
+    if (!st.isFile())
+      return { ok: false, reason: 'not-regular-file', message: `not a regular file (${kindOf(st)}); only regular files and '-' are read` };
     if (st.size > maxBytes) return tooLarge(st.size, maxBytes);
     // O_NONBLOCK: if the path was swapped for a FIFO after stat(), open() must not wait for a writer.
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

@@ -231,11 +231,11 @@ async function analyzeOne(
     }
     const outcome = await analyze(bytes, options, { render: { mode, stamp: { file, ...stamp } }, ...(path !== undefined ? { path, maxBytes } : {}) });
     const reply = (outcome.kind === 'report' ? outcome.reply : undefined) as
-      | (Partial<ReadErrorReply> & { text?: unknown; head?: RecordHead; digest?: { sha256: string; size: number } })
-      | undefined;
+      (Partial<ReadErrorReply> & { text?: unknown; head?: RecordHead; digest?: { sha256: string; size: number } }) | undefined;
     if (reply?.readError) return failed(failureRecord(file, reply.readError.reason, reply.readError.message, stamp), mode);
     digest = reply?.digest ?? digest;
-    if (outcome.kind === 'cancelled') return failed(failureRecord(file, 'internal-error', 'internal error: the analysis was cancelled', stamp, digest), mode);
+    if (outcome.kind === 'cancelled')
+      return failed(failureRecord(file, 'internal-error', 'internal error: the analysis was cancelled', stamp, digest), mode);
     if (outcome.kind === 'fault') {
       return failed(failureRecord(file, 'internal-error', `internal error: ${outcome.report.error?.message ?? outcome.fault}`, stamp, digest), mode);
     }

@@ -17,7 +17,12 @@ function count(n: number, one: string, many = one + 's'): string {
 
 /** e.g. "436 files · 1,538 pages · 146 need OCR · 35 can't tell · 4.5 s"; failures are named only when there are some. */
 export function summaryLine(t: Tally, elapsedMs: number): string {
-  const parts = [count(t.files, 'file'), count(t.pages, 'page'), `${nf.format(t.needOcr)} need${t.needOcr === 1 ? 's' : ''} OCR`, `${nf.format(t.cantTell)} can't tell`];
+  const parts = [
+    count(t.files, 'file'),
+    count(t.pages, 'page'),
+    `${nf.format(t.needOcr)} need${t.needOcr === 1 ? 's' : ''} OCR`,
+    `${nf.format(t.cantTell)} can't tell`,
+  ];
   if (t.failed > 0) parts.push(`${nf.format(t.failed)} failed`);
   parts.push(`${(elapsedMs / 1000).toFixed(1)} s`);
   return parts.join(' · ');

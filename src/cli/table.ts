@@ -12,7 +12,9 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     lines.push(`${file}: can't tell: ${r.error.reason} — ${oneLine(r.error.message)}${n}`);
     return lines.join('\n');
   }
-  const counts = ORDER.filter((k) => r.routeCounts[k] > 0).map((k) => `${r.routeCounts[k]} ${k}`).join(' · ');
+  const counts = ORDER.filter((k) => r.routeCounts[k] > 0)
+    .map((k) => `${r.routeCounts[k]} ${k}`)
+    .join(' · ');
   const verdict = r.needsOcr ? `needs OCR: pages ${pageRanges(r.ocrPages)}` : 'no OCR needed';
   lines.push(`${file}: ${r.pageCount} page${r.pageCount === 1 ? '' : 's'} — ${verdict} (${counts || 'no pages'})`);
   const enc = r.encryption.encrypted ? `  encrypted ${r.encryption.method ?? ''}` : '';

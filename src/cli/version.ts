@@ -15,7 +15,8 @@ let cached: { pkg: string; analyzer: string } | undefined;
 
 export function versions(): { pkg: string; analyzer: string } {
   if (cached) return cached;
-  if (typeof __PKG_VERSION__ === 'string' && typeof __ANALYZER_VERSION__ === 'string') return (cached = { pkg: __PKG_VERSION__, analyzer: __ANALYZER_VERSION__ });
+  if (typeof __PKG_VERSION__ === 'string' && typeof __ANALYZER_VERSION__ === 'string')
+    return (cached = { pkg: __PKG_VERSION__, analyzer: __ANALYZER_VERSION__ });
   try {
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const pkg = (JSON.parse(readFileSync(root + 'package.json', 'utf8')) as { version: string }).version;
@@ -28,7 +29,9 @@ export function versions(): { pkg: string; analyzer: string } {
 /** Keep in step with the copy in scripts/build.mjs: sha256 over the sorted .ts file names and contents. */
 export function analyzerVersion(pkg: string, dir: string): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.ts'))
+    .sort()) {
     h.update(f + '\0');
     h.update(readFileSync(`${dir}/${f}`));
     h.update('\0');

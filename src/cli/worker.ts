@@ -32,12 +32,19 @@ export function handle(msg: unknown): unknown {
   const render = req?.render;
   if (req && typeof req.path === 'string' && typeof req.id === 'number') {
     const read = readInputFile(req.path, typeof req.maxBytes === 'number' ? req.maxBytes : Infinity);
-    if (!read.ok) return { type: 'result', id: req.id, report: failureReport('damaged', read.message), readError: { reason: read.reason, message: read.message } };
+    if (!read.ok)
+      return {
+        type: 'result',
+        id: req.id,
+        report: failureReport('damaged', read.message),
+        readError: { reason: read.reason, message: read.message },
+      };
     msg = { ...req, bytes: read.bytes };
   }
   const bytes = (msg as { bytes?: unknown } | null)?.bytes;
   // Hash before analysing: the bytes are the file as read, whatever the analyzer does with them.
-  const digest = render && bytes instanceof Uint8Array ? { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength } : undefined;
+  const digest =
+    render && bytes instanceof Uint8Array ? { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength } : undefined;
   const res = runRequest(msg);
   if (!res || res.type !== 'result' || !render || !digest) return res;
   try {
@@ -56,7 +63,7 @@ export function workerLoop(port: MessagePort): void {
     // v8's figures are this thread's own (process.memoryUsage() also reads the process's rss, slower and shared).
     const h = getHeapStatistics();
     const memory: WorkerMemory = { heapUsed: h.used_heap_size, external: h.external_memory };
-    port.postMessage({ ...(res), memory });
+    port.postMessage({ ...res, memory });
   });
   port.postMessage({ type: 'ready' });
 }

@@ -133,7 +133,12 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
 
   reg('pdfPageDiagnostics.filterRoutes', async () => {
     const current = d.tree.routeFilter;
-    const items = PAGE_ROUTES.map((r) => ({ label: ROUTE_STYLE[r].label, description: ROUTE_STYLE[r].meaning, route: r, picked: !current || current.has(r) }));
+    const items = PAGE_ROUTES.map((r) => ({
+      label: ROUTE_STYLE[r].label,
+      description: ROUTE_STYLE[r].meaning,
+      route: r,
+      picked: !current || current.has(r),
+    }));
     const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Show pages with these routes' });
     if (!picked) return;
     d.tree.setFilter(new Set<PageRoute>(picked.map((p) => p.route)));
@@ -162,7 +167,10 @@ async function runClassification(d: CommandDeps, files: vscode.Uri[], title: str
       const e = d.store.get(f.toString());
       return e && verdictOf(e.report, trust).needsOcr;
     }).length;
-    vscode.window.setStatusBarMessage(`PDF Page Diagnostics: ${done} classified, ${needOcr} need OCR${n('cancelled') ? `, ${n('cancelled')} cancelled` : ''}`, 6000);
+    vscode.window.setStatusBarMessage(
+      `PDF Page Diagnostics: ${done} classified, ${needOcr} need OCR${n('cancelled') ? `, ${n('cancelled')} cancelled` : ''}`,
+      6000,
+    );
   }
 }
 
@@ -218,6 +226,12 @@ async function pickPdfs(many = true): Promise<vscode.Uri[]> {
     if (!sel.includes(browse)) return sel.map((s) => s.uri!).filter(Boolean);
     picked = sel.filter((s) => s !== browse).map((s) => s.uri!);
   }
-  const dialog = await vscode.window.showOpenDialog({ canSelectMany: many, canSelectFiles: true, canSelectFolders: false, filters: { PDF: ['pdf', 'PDF'] }, openLabel: 'Classify' });
+  const dialog = await vscode.window.showOpenDialog({
+    canSelectMany: many,
+    canSelectFiles: true,
+    canSelectFolders: false,
+    filters: { PDF: ['pdf', 'PDF'] },
+    openLabel: 'Classify',
+  });
   return [...picked, ...(dialog ?? [])];
 }

@@ -69,7 +69,25 @@ export function toCsv(docs: readonly ExportDoc[]): string {
     };
     if (report.pages.length === 0) {
       lines.push(
-        [file, undefined, 'unknown', report.error?.reason ?? '', undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, fileLevel.pdfVersion, fileLevel.encrypted, fileLevel.error]
+        [
+          file,
+          undefined,
+          'unknown',
+          report.error?.reason ?? '',
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          fileLevel.pdfVersion,
+          fileLevel.encrypted,
+          fileLevel.error,
+        ]
           .map(csvCell)
           .join(','),
       );

@@ -56,7 +56,11 @@ export class MetadataTree implements vscode.TreeDataProvider<MetaNode>, vscode.D
       const empty = node.section.rows.length === 0;
       const item = new vscode.TreeItem(
         node.section.title,
-        empty ? vscode.TreeItemCollapsibleState.None : node.index <= 1 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+        empty
+          ? vscode.TreeItemCollapsibleState.None
+          : node.index <= 1
+            ? vscode.TreeItemCollapsibleState.Expanded
+            : vscode.TreeItemCollapsibleState.Collapsed,
       );
       item.id = `section|${this.store.selected}|${node.index}`;
       item.description = empty ? 'none' : String(node.section.rows.length);

@@ -90,7 +90,9 @@ export function findingsOf(report: DocumentReport, trustOcrLayer: boolean): stri
   const c = report.routeCounts;
   if (c.blank > 0) out.push(`${c.blank} blank page${c.blank === 1 ? '' : 's'}`);
   if (c['ocr-layer'] > 0)
-    out.push(`${c['ocr-layer']} page${c['ocr-layer'] === 1 ? '' : 's'} with an OCR text layer${trustOcrLayer ? '' : ' (not trusted: reported for OCR)'}`);
+    out.push(
+      `${c['ocr-layer']} page${c['ocr-layer'] === 1 ? '' : 's'} with an OCR text layer${trustOcrLayer ? '' : ' (not trusted: reported for OCR)'}`,
+    );
   for (const n of report.notes) out.push(n);
   return out;
 }
@@ -171,7 +173,9 @@ export function parentOf(node: TreeNode, mode: GroupMode): TreeNode | undefined 
     case 'info':
       return docNode(node.uri);
     case 'page':
-      return mode === 'route' ? { kind: 'group', id: `group|${node.uri}|${node.route}`, uri: node.uri, route: node.route, count: 0 } : docNode(node.uri);
+      return mode === 'route'
+        ? { kind: 'group', id: `group|${node.uri}|${node.route}`, uri: node.uri, route: node.route, count: 0 }
+        : docNode(node.uri);
   }
 }
 
@@ -235,7 +239,7 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
   }
   for (const h of report.metadata.hints) out.push({ severity: 'information', message: h.message, code: h.kind, page: 0 });
   const pages = report.pages;
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     const p = pages[i];
     const key = `${p.route}|${p.reasons.join(',')}`;
     let j = i;
@@ -246,7 +250,8 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
     if (severity && routes.has(p.route) && !repeatsError) {
       const many = j > i;
       const where = many ? `Pages ${p.page}–${pages[j].page}` : `Page ${p.page}`;
-      const phrase = !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
+      const phrase =
+        !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
       let detail = p.reasons.join(', ');
       if (!many) detail += ` (${pageDescription(p)})`;
       out.push({ severity, message: `${where} ${phrase[many ? 1 : 0]}: ${detail}`, code: p.route, page: p.page });
@@ -286,7 +291,11 @@ export function metadataSections(report: DocumentReport, trustOcrLayer: boolean)
     {
       label: 'Encryption',
       value: enc.encrypted
-        ? [enc.method ?? 'unknown method', enc.revision !== undefined ? `R${enc.revision}` : '', enc.needsPassword ? 'password required' : 'opened with the empty password']
+        ? [
+            enc.method ?? 'unknown method',
+            enc.revision !== undefined ? `R${enc.revision}` : '',
+            enc.needsPassword ? 'password required' : 'opened with the empty password',
+          ]
             .filter(Boolean)
             .join(', ')
         : 'none',

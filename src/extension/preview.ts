@@ -68,7 +68,12 @@ export class PreviewManager implements vscode.Disposable {
       if (page) existing.scrollTo(page);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(PREVIEW_PANEL, `Pages: ${basename(uri.path)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, webviewOptions(this.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      PREVIEW_PANEL,
+      `Pages: ${basename(uri.path)}`,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      webviewOptions(this.extensionUri),
+    );
     this.attach(panel, uri, page, true);
   }
 
@@ -219,7 +224,10 @@ class PreviewPanel implements vscode.Disposable {
       const s = this.manager.settings();
       const stat = await vscode.workspace.fs.stat(this.uri);
       if (stat.size > s.maxFileSizeBytes) {
-        this.post({ type: 'loadError', message: `The file (${humanSize(stat.size)}) is larger than the ${humanSize(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB).` });
+        this.post({
+          type: 'loadError',
+          message: `The file (${humanSize(stat.size)}) is larger than the ${humanSize(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB).`,
+        });
         return;
       }
       const bytes = plainBytes(await vscode.workspace.fs.readFile(this.uri));

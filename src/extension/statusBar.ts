@@ -34,9 +34,12 @@ export class PdfStatusBar implements vscode.Disposable {
     const entry = this.store.get(uri.toString());
     const trust = this.settings().trustOcrLayer;
     this.item.text = `$(file-pdf) ${statusText(entry?.report, trust)}`;
-    this.item.tooltip = entry ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\nClick to show in the Page Routes view` : 'Click to classify this PDF';
+    this.item.tooltip = entry
+      ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\nClick to show in the Page Routes view`
+      : 'Click to classify this PDF';
     this.item.command = { command: 'pdfPageDiagnostics.revealInTree', title: 'Show in Page Routes', arguments: [uri] };
-    this.item.backgroundColor = entry && verdictOf(entry.report, trust).needsOcr ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      entry && verdictOf(entry.report, trust).needsOcr ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 

@@ -93,15 +93,26 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     const trust = this.settings().trustOcrLayer;
     switch (node.kind) {
       case 'doc': {
-        const item = new vscode.TreeItem(basename(entry?.label ?? node.uri), this.store.size <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          basename(entry?.label ?? node.uri),
+          this.store.size <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = node.id;
         item.contextValue = 'pdfDocument';
         if (!entry) return item;
         const r = entry.report;
         const v = verdictOf(r, trust);
         item.description = v.summary;
-        item.tooltip = [entry.label, v.summary, r.error ? '' : countsText(r.routeCounts), `analysed in ${Math.round(r.elapsedMs)} ms`].filter(Boolean).join('\n');
-        const color = r.error ? 'charts.orange' : v.needsOcr ? 'charts.red' : r.routeCounts.review || r.routeCounts.unknown ? 'charts.yellow' : 'charts.green';
+        item.tooltip = [entry.label, v.summary, r.error ? '' : countsText(r.routeCounts), `analysed in ${Math.round(r.elapsedMs)} ms`]
+          .filter(Boolean)
+          .join('\n');
+        const color = r.error
+          ? 'charts.orange'
+          : v.needsOcr
+            ? 'charts.red'
+            : r.routeCounts.review || r.routeCounts.unknown
+              ? 'charts.yellow'
+              : 'charts.green';
         item.iconPath = new vscode.ThemeIcon('file-pdf', new vscode.ThemeColor(color));
         return item;
       }
@@ -109,7 +120,10 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         const style = ROUTE_STYLE[node.route];
         const count = entry?.report.routeCounts[node.route] ?? 0;
         const urgent = node.route === 'ocr' || node.route === 'review' || node.route === 'unknown';
-        const item = new vscode.TreeItem(`${style.label} (${count})`, urgent ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          `${style.label} (${count})`,
+          urgent ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.id = node.id;
         item.contextValue = 'pdfRouteGroup';
         item.tooltip = `${count} page${count === 1 ? '' : 's'}: ${style.meaning}`;
@@ -117,7 +131,10 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         return item;
       }
       case 'page': {
-        const p = entry?.report.pages[node.page - 1]?.page === node.page ? entry.report.pages[node.page - 1] : entry?.report.pages.find((x) => x.page === node.page);
+        const p =
+          entry?.report.pages[node.page - 1]?.page === node.page
+            ? entry.report.pages[node.page - 1]
+            : entry?.report.pages.find((x) => x.page === node.page);
         const style = ROUTE_STYLE[node.route];
         const item = new vscode.TreeItem(`Page ${node.page}`, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;

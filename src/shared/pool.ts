@@ -254,7 +254,11 @@ export class AnalysisPool {
       this.kill(slot, {
         kind: 'fault',
         fault: 'timeout',
-        report: failureReport('budget-exceeded', `analysis did not finish within ${Math.round(limit / 1000)} s and was stopped`, Date.now() - task.started!),
+        report: failureReport(
+          'budget-exceeded',
+          `analysis did not finish within ${Math.round(limit / 1000)} s and was stopped`,
+          Date.now() - task.started!,
+        ),
       });
     }, limit);
     try {
@@ -265,7 +269,11 @@ export class AnalysisPool {
       const bytes = transfer ? ownBytes(task.bytes) : task.bytes.slice();
       slot.worker!.postMessage({ ...task.extra, id: task.id, bytes, options: task.options }, transfer ? [bytes.buffer as ArrayBuffer] : undefined);
     } catch (e) {
-      this.kill(slot, { kind: 'fault', fault: 'post', report: failureReport('damaged', `could not hand the file to the analysis worker: ${String(e).slice(0, 200)}`) });
+      this.kill(slot, {
+        kind: 'fault',
+        fault: 'post',
+        report: failureReport('damaged', `could not hand the file to the analysis worker: ${String(e).slice(0, 200)}`),
+      });
     }
   }
 
@@ -309,7 +317,9 @@ export class AnalysisPool {
     const held = memory ? (memory.heapUsed ?? 0) + (memory.external ?? memory.arrayBuffers ?? 0) : 0;
     if (held > this.maxWorkerBytes) {
       // Replace it before it takes another file; its result is still good.
-      this.log(`analysis worker holds ${Math.round(held / 2 ** 20)} MB after a file (bound ${Math.round(this.maxWorkerBytes / 2 ** 20)} MB); replaced`);
+      this.log(
+        `analysis worker holds ${Math.round(held / 2 ** 20)} MB after a file (bound ${Math.round(this.maxWorkerBytes / 2 ** 20)} MB); replaced`,
+      );
       this.recycledCount++;
       w.terminate();
       slot.worker = undefined;
@@ -344,7 +354,11 @@ export class AnalysisPool {
     this.kill(
       slot,
       task
-        ? { kind: 'fault', fault: 'crash', report: failureReport('damaged', `the analysis worker failed on this file: ${msg.slice(0, 200)}`, Date.now() - task.started!) }
+        ? {
+            kind: 'fault',
+            fault: 'crash',
+            report: failureReport('damaged', `the analysis worker failed on this file: ${msg.slice(0, 200)}`, Date.now() - task.started!),
+          }
         : CANCELLED,
     );
   }

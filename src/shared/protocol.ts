@@ -378,7 +378,11 @@ export function routeOf(head: OverlayHead, n: number): PageRoute | undefined {
  * Splits pages' evidence into messages that respect PREVIEW_MAX_PAGES_PER_MESSAGE and PREVIEW_MAX_BOXES_PER_MESSAGE.
  * A page with more than MAX_BOXES_PER_PAGE boxes (the analyzer never sends one) keeps its first MAX_BOXES_PER_PAGE.
  */
-export function chunkPageOverlays(pages: readonly PageOverlay[], maxPages = PREVIEW_MAX_PAGES_PER_MESSAGE, maxBoxes = PREVIEW_MAX_BOXES_PER_MESSAGE): PageOverlay[][] {
+export function chunkPageOverlays(
+  pages: readonly PageOverlay[],
+  maxPages = PREVIEW_MAX_PAGES_PER_MESSAGE,
+  maxBoxes = PREVIEW_MAX_BOXES_PER_MESSAGE,
+): PageOverlay[][] {
   const chunks: PageOverlay[][] = [];
   let cur: PageOverlay[] = [];
   let boxes = 0;

@@ -55,23 +55,44 @@ function serverEnv(run, extraEnv = {}) {
     XDG_CONFIG_HOME: path.join(run, 'xdg-config'),
     XDG_DATA_HOME: path.join(run, 'xdg-data'),
     // The gallery points at a closed local port: nothing is fetched from a marketplace.
-    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item', resourceUrlTemplate: 'http://127.0.0.1:9/r/{publisher}/{name}/{version}/{path}' }),
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: 'http://127.0.0.1:9/gallery',
+      itemUrl: 'http://127.0.0.1:9/item',
+      resourceUrlTemplate: 'http://127.0.0.1:9/r/{publisher}/{name}/{version}/{path}',
+    }),
   };
 }
 
 export function installVsix(run, vsix) {
-  execFileSync(NODE24, [CS, '--user-data-dir', path.join(run, 'user-data'), '--extensions-dir', path.join(run, 'extensions'), '--install-extension', vsix, '--force'], {
-    env: serverEnv(run),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  execFileSync(
+    NODE24,
+    [CS, '--user-data-dir', path.join(run, 'user-data'), '--extensions-dir', path.join(run, 'extensions'), '--install-extension', vsix, '--force'],
+    {
+      env: serverEnv(run),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
 }
 
 /** Starts code-server on 127.0.0.1:port; resolves when /healthz answers. `extraEnv` reaches the extension host. */
 export async function startServer(run, ws, port, extraArgs = [], extraEnv = {}) {
   const args = [
-    CS, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--ignore-last-opened', '--user-data-dir', path.join(run, 'user-data'),
-    '--extensions-dir', path.join(run, 'extensions'), ...extraArgs, ws,
+    CS,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--user-data-dir',
+    path.join(run, 'user-data'),
+    '--extensions-dir',
+    path.join(run, 'extensions'),
+    ...extraArgs,
+    ws,
   ];
   const server = spawn(NODE24, args, { env: serverEnv(run, extraEnv), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log = fs.createWriteStream(path.join(run, 'code-server.log'));
@@ -107,7 +128,16 @@ export async function openBrowser({ colorScheme = 'light' } = {}) {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
   const external = [];
@@ -162,7 +192,13 @@ export async function contextMenu(page, target, label, prepare = async () => {},
       for (let attempt = 0; attempt < 3; attempt++) {
         if (attempt < 2) await item.click();
         else await page.keyboard.press('Enter');
-        if (await item.waitFor({ state: 'hidden', timeout: 2000 }).then(() => true, () => false)) return;
+        if (
+          await item.waitFor({ state: 'hidden', timeout: 2000 }).then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
       }
       throw new Error(`the context menu stayed open after choosing "${label}"`);
     } catch {

@@ -62,12 +62,18 @@ fs.mkdirSync(SHOTS, { recursive: true });
 if (!args.has('--skip-package')) execSync('npm run -s package', { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
 check(fs.existsSync(VSIX), `packaged ${path.basename(VSIX)}`);
 const activation = pkg.activationEvents ?? [];
-check(activation.length > 0 && !activation.includes('*') && !activation.includes('onStartupFinished'), `activation events are specific: ${activation.join(', ')}`);
+check(
+  activation.length > 0 && !activation.includes('*') && !activation.includes('onStartupFinished'),
+  `activation events are specific: ${activation.join(', ')}`,
+);
 
 makeProfile(RUN, {});
 makeWorkspace(WS);
 installVsix(RUN, VSIX);
-check(fs.readdirSync(path.join(RUN, 'extensions')).some((d) => d.startsWith(`${pkg.publisher}.${pkg.name}`)), 'the .vsix installed into the extensions folder');
+check(
+  fs.readdirSync(path.join(RUN, 'extensions')).some((d) => d.startsWith(`${pkg.publisher}.${pkg.name}`)),
+  'the .vsix installed into the extensions folder',
+);
 
 const server = await startServer(RUN, WS, PORT);
 const { browser, page, external } = await openBrowser();
@@ -84,13 +90,28 @@ const routesView = () => page.locator('.pane', { has: page.locator('.pane-header
 const treeRows = async () =>
   routesView()
     .locator('.monaco-list-row')
-    .evaluateAll((rows) => rows.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`.replace(/\s+/g, ' ').trim()));
+    .evaluateAll((rows) =>
+      rows.map((r) =>
+        `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ),
+    );
 
 // The explorer rows that are selected, by name (the list marks them aria-selected).
 const explorerSelection = () =>
-  page.locator('.explorer-folders-view .monaco-list-row[aria-selected="true"] .label-name').evaluateAll((els) => els.map((e) => e.textContent.trim()));
+  page
+    .locator('.explorer-folders-view .monaco-list-row[aria-selected="true"] .label-name')
+    .evaluateAll((els) => els.map((e) => e.textContent.trim()));
 // The active editor tab's name ("mixed.pdf, preview" → "mixed.pdf").
-const activeTab = async () => ((await page.locator('.tabs-container .tab.active').first().getAttribute('aria-label', { timeout: 1000 }).catch(() => '')) ?? '').split(',')[0];
+const activeTab = async () =>
+  (
+    (await page
+      .locator('.tabs-container .tab.active')
+      .first()
+      .getAttribute('aria-label', { timeout: 1000 })
+      .catch(() => '')) ?? ''
+  ).split(',')[0];
 
 // 2. explorer right-click → "Classify PDF Pages" on a multi-selection
 await step('classify a multi-selection from the explorer context menu', page, async () => {
@@ -110,7 +131,11 @@ await step('classify a multi-selection from the explorer context menu', page, as
     'Classify PDF Pages',
     async () => {
       await explorerRow('mixed.pdf').click();
-      await waitFor(async () => (await activeTab()) === 'mixed.pdf' && JSON.stringify(await explorerSelection()) === '["mixed.pdf"]', 'mixed.pdf open and selected alone', 15_000);
+      await waitFor(
+        async () => (await activeTab()) === 'mixed.pdf' && JSON.stringify(await explorerSelection()) === '["mixed.pdf"]',
+        'mixed.pdf open and selected alone',
+        15_000,
+      );
       await explorerRow('scan.pdf').click({ modifiers: ['Shift'] });
       await waitFor(rangeSelected, `${range.join(', ')} selected`, 15_000);
     },
@@ -119,13 +144,23 @@ await step('classify a multi-selection from the explorer context menu', page, as
       if (!(await rangeSelected())) throw new Error(`the selection changed under the menu: ${await explorerSelection()}`);
     },
   );
-  await waitFor(async () => {
-    const rows = await treeRows();
-    return range.every((name) => rows.some((r) => r.startsWith(name)));
-  }, 'mixed.pdf, ocr-layer.pdf and scan.pdf in the Page Routes tree', 60_000);
+  await waitFor(
+    async () => {
+      const rows = await treeRows();
+      return range.every((name) => rows.some((r) => r.startsWith(name)));
+    },
+    'mixed.pdf, ocr-layer.pdf and scan.pdf in the Page Routes tree',
+    60_000,
+  );
   const rows = await treeRows();
-  check(rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)), `multi-selection: mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`);
-  check(range.every((name) => rows.some((r) => r.startsWith(name))), 'multi-selection: all three selected PDFs are in the tree');
+  check(
+    rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)),
+    `multi-selection: mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`,
+  );
+  check(
+    range.every((name) => rows.some((r) => r.startsWith(name))),
+    'multi-selection: all three selected PDFs are in the tree',
+  );
   check(!rows.some((r) => r.includes('text.pdf')), 'multi-selection: text.pdf, not selected, was not classified');
 });
 
@@ -139,23 +174,40 @@ await step('classify a folder from the explorer context menu', page, async () =>
   const rows = await treeRows();
   const locked = rows.find((r) => r.includes('locked.pdf')) ?? '';
   check(/password/i.test(locked), `the password file shows password-required: ${locked}`);
-  check(rows.some((r) => r.includes('damaged.pdf')), 'the damaged file is listed (can\'t tell, never a crash)');
+  check(
+    rows.some((r) => r.includes('damaged.pdf')),
+    "the damaged file is listed (can't tell, never a crash)",
+  );
 });
 
 // 3. the routing tree: route groups with counts
 await step('routing tree shows route groups with counts', page, async () => {
   // the folder run goes on in the background after its first file appears: wait for all three
-  await waitFor(async () => {
-    const rows = await treeRows();
-    return ['locked.pdf', 'damaged.pdf', 'truncated.pdf'].every((n) => rows.some((r) => r.includes(n)));
-  }, "the folder's three PDFs in the tree", 60_000);
+  await waitFor(
+    async () => {
+      const rows = await treeRows();
+      return ['locked.pdf', 'damaged.pdf', 'truncated.pdf'].every((n) => rows.some((r) => r.includes(n)));
+    },
+    "the folder's three PDFs in the tree",
+    60_000,
+  );
   const rows = await treeRows();
-  check(rows.some((r) => /OCR.*\(1\)/i.test(r)), `a route group with a count: ${rows.filter((r) => /\(\d+\)/.test(r)).slice(0, 4).join(' | ')}`);
+  check(
+    rows.some((r) => /OCR.*\(1\)/i.test(r)),
+    `a route group with a count: ${rows
+      .filter((r) => /\(\d+\)/.test(r))
+      .slice(0, 4)
+      .join(' | ')}`,
+  );
 });
 // the tree on its own: the editor a click in the explorer opened (the PDF as text) and the finished run's toast are
 // not part of the picture; illustration only, so neither may fail the suite
 await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
-await page.locator('.notifications-toasts .notification-toast', { hasText: /Classifying/ }).first().waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+await page
+  .locator('.notifications-toasts .notification-toast', { hasText: /Classifying/ })
+  .first()
+  .waitFor({ state: 'hidden', timeout: 15_000 })
+  .catch(() => {});
 await page.screenshot({ path: path.join(SHOTS, 'tree-light.png') });
 
 // 4. Problems panel
@@ -164,8 +216,14 @@ await step('Problems panel lists warnings against the PDFs', page, async () => {
   const problems = page.locator('.markers-panel .monaco-list-row');
   await problems.first().waitFor({ timeout: 30_000 });
   const texts = (await problems.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
-  check(texts.some((t) => t.includes('mixed.pdf')), 'a Problems entry for mixed.pdf');
-  check(texts.some((t) => /page 4/i.test(t) && /ocr/i.test(t)), `a warning for page 4 needing OCR: ${texts.slice(0, 6).join(' | ')}`);
+  check(
+    texts.some((t) => t.includes('mixed.pdf')),
+    'a Problems entry for mixed.pdf',
+  );
+  check(
+    texts.some((t) => /page 4/i.test(t) && /ocr/i.test(t)),
+    `a warning for page 4 needing OCR: ${texts.slice(0, 6).join(' | ')}`,
+  );
 });
 await page.screenshot({ path: path.join(SHOTS, 'problems-light.png') });
 
@@ -174,12 +232,20 @@ const progressToast = () => page.locator('.notifications-toasts .notification-to
 await step('classify all shows progress and reaches every PDF', page, async () => {
   await runCommand(page, 'Classify All PDFs in Workspace');
   await progressToast().waitFor({ timeout: 30_000 });
-  const text = (await progressToast().innerText().catch(() => '')).replace(/\s+/g, ' ');
+  const text = (
+    await progressToast()
+      .innerText()
+      .catch(() => '')
+  ).replace(/\s+/g, ' ');
   check(/Classifying 7 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
-  await waitFor(async () => {
-    const rows = await treeRows();
-    return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf'].every((n) => rows.some((r) => r.startsWith(n)));
-  }, 'every PDF in the tree', 90_000);
+  await waitFor(
+    async () => {
+      const rows = await treeRows();
+      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf'].every((n) => rows.some((r) => r.startsWith(n)));
+    },
+    'every PDF in the tree',
+    90_000,
+  );
   check(true, 'classify all reached every PDF (text.pdf and truncated.pdf, never selected before, are in the tree)');
 });
 
@@ -189,7 +255,11 @@ await step('metadata panel shows producer and OCR hint', page, async () => {
   await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
   const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
-  await waitFor(async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'), 'OCRmyPDF in the metadata view', 30_000);
+  await waitFor(
+    async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'),
+    'OCRmyPDF in the metadata view',
+    30_000,
+  );
   const text = (await meta.locator('.monaco-list-row').allInnerTexts()).join(' | ');
   check(/OCRmyPDF/.test(text), 'metadata view shows the producer');
   check(/OCR engine/i.test(text), `metadata view shows the OCR-origin hint: ${text.slice(0, 200)}`);
@@ -199,32 +269,42 @@ await page.screenshot({ path: path.join(SHOTS, 'metadata-light.png') });
 // 6. clicking a page opens the page webview: a rendered canvas and the image box over the scan
 await step('page webview renders the page and draws image boxes', page, async () => {
   // Expand scan.pdf (and its OCR group) until its "Page 1" row shows; rows are read in DOM order, as nth() counts.
-  const index = await waitFor(async () => {
-    const rows = await treeRows();
-    const at = rows.findIndex((r) => r.startsWith('scan.pdf'));
-    if (at < 0) return 0;
-    let next = rows.findIndex((r, i) => i > at && /\.pdf/.test(r));
-    if (next < 0) next = rows.length;
-    const pg = rows.findIndex((r, i) => i > at && i < next && /^Page 1\b/.test(r));
-    if (pg > at) return pg + 1;
-    const collapsedRow = next === at + 1 ? at : at + 1; // the document itself, or its first group
-    await routesView().locator('.monaco-list-row').nth(collapsedRow).click();
-    await page.keyboard.press('ArrowRight');
-    return 0;
-  }, 'the page row under scan.pdf', 20_000);
-  await routesView().locator('.monaco-list-row').nth(index - 1).click();
+  const index = await waitFor(
+    async () => {
+      const rows = await treeRows();
+      const at = rows.findIndex((r) => r.startsWith('scan.pdf'));
+      if (at < 0) return 0;
+      let next = rows.findIndex((r, i) => i > at && /\.pdf/.test(r));
+      if (next < 0) next = rows.length;
+      const pg = rows.findIndex((r, i) => i > at && i < next && /^Page 1\b/.test(r));
+      if (pg > at) return pg + 1;
+      const collapsedRow = next === at + 1 ? at : at + 1; // the document itself, or its first group
+      await routesView().locator('.monaco-list-row').nth(collapsedRow).click();
+      await page.keyboard.press('ArrowRight');
+      return 0;
+    },
+    'the page row under scan.pdf',
+    20_000,
+  );
+  await routesView()
+    .locator('.monaco-list-row')
+    .nth(index - 1)
+    .click();
   const inner = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await inner.locator('canvas.canvas').first().waitFor({ timeout: 60_000 });
   const nonBlank = await waitFor(
     () =>
-      inner.locator('canvas.canvas').first().evaluate((c) => {
-        const ctx = c.getContext('2d');
-        if (!ctx || c.width === 0) return 0;
-        const d = ctx.getImageData(0, 0, c.width, c.height).data;
-        let n = 0;
-        for (let i = 0; i < d.length; i += 16) if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) n++;
-        return n;
-      }),
+      inner
+        .locator('canvas.canvas')
+        .first()
+        .evaluate((c) => {
+          const ctx = c.getContext('2d');
+          if (!ctx || c.width === 0) return 0;
+          const d = ctx.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 16) if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) n++;
+          return n;
+        }),
     'non-blank pixels on the canvas',
     60_000,
   );
@@ -236,7 +316,10 @@ await step('page webview renders the page and draws image boxes', page, async ()
 });
 const webviewFrame = () => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
 // The webview has drawn its page when its canvas is in place (checked above); shoot once its body carries the theme.
-await webviewFrame().locator('body.vscode-light').waitFor({ timeout: 15_000 }).catch(() => {});
+await webviewFrame()
+  .locator('body.vscode-light')
+  .waitFor({ timeout: 15_000 })
+  .catch(() => {});
 await page.screenshot({ path: path.join(SHOTS, 'webview-light.png') });
 
 // 10. the same views in the dark theme
@@ -244,7 +327,10 @@ await step('dark theme screenshots', page, async () => {
   await runCommand(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
   await input.fill('Dark Modern');
-  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Dark Modern$/ }) }).first().click({ timeout: 15_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Dark Modern$/ }) })
+    .first()
+    .click({ timeout: 15_000 });
   await waitFor(async () => (await page.locator('.monaco-workbench.vs-dark').count()) > 0, 'dark workbench', 15_000);
   // The webview follows the theme: its body switches to vscode-dark and the page is drawn again.
   await webviewFrame().locator('body.vscode-dark').waitFor({ timeout: 15_000 });
@@ -255,7 +341,11 @@ await step('dark theme screenshots', page, async () => {
   await routesView().locator('.monaco-list-row[aria-selected="true"]', { hasText: 'mixed.pdf' }).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, 'tree-dark.png') });
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
-  await waitFor(async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'), 'OCRmyPDF in the metadata view', 15_000);
+  await waitFor(
+    async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'),
+    'OCRmyPDF in the metadata view',
+    15_000,
+  );
   await page.screenshot({ path: path.join(SHOTS, 'metadata-dark.png') });
   await runCommand(page, 'View: Focus Problems');
   await page.locator('.markers-panel .monaco-list-row', { hasText: 'mixed.pdf' }).first().waitFor({ timeout: 15_000 });
@@ -271,12 +361,20 @@ await step('classify all can be cancelled', page, async () => {
   const toast = progressToast();
   await toast.waitFor({ timeout: 30_000 });
   // Progress: the message counts files ("3/13 · docs/…") and the toast has a progress bar.
-  const progressText = await waitFor(async () => {
-    const t = (await toast.innerText()).replace(/\s+/g, ' ');
-    return /\d+\/13 ·/.test(t) && t;
-  }, 'a file count in the progress notification', 30_000);
+  const progressText = await waitFor(
+    async () => {
+      const t = (await toast.innerText()).replace(/\s+/g, ' ');
+      return /\d+\/13 ·/.test(t) && t;
+    },
+    'a file count in the progress notification',
+    30_000,
+  );
   check(/Classifying 13 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
-  const bar = await toast.locator('.monaco-progress-container').first().getAttribute('class', { timeout: 5000 }).catch(() => 'none');
+  const bar = await toast
+    .locator('.monaco-progress-container')
+    .first()
+    .getAttribute('class', { timeout: 5000 })
+    .catch(() => 'none');
   check(/\b(discrete|infinite)\b/.test(bar) && !/\bdone\b/.test(bar), `the progress notification has a running progress bar (${bar})`);
   // The toast slides in: shoot once its finite animations have ended (the progress bar's own are left out). The
   // screenshot is illustration only: nothing here may fail the step, or its retry would start a second run.
@@ -310,7 +408,10 @@ const stale = shots.filter((n) => !fs.existsSync(path.join(SHOTS, `${n}.png`)) |
 check(stale.length === 0, `screenshots written by this run (light and dark): ${stale.length ? 'missing ' + stale.join(', ') : shots.join(', ')}`);
 
 // 9. nothing left loopback
-check(external.length === 0, `ui: no request left loopback (${external.length} blocked${external.length ? ': ' + [...new Set(external)].slice(0, 5).join(', ') : ''})`);
+check(
+  external.length === 0,
+  `ui: no request left loopback (${external.length} blocked${external.length ? ': ' + [...new Set(external)].slice(0, 5).join(', ') : ''})`,
+);
 
 await browser.close();
 if (!args.has('--keep')) await server.stop();
@@ -342,7 +443,8 @@ phaseTimes.push(`ui ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   await b.page.exposeFunction('codeAutomationLog', (level, logArgs) => {
     const line = util.format(...(Array.isArray(logArgs) ? logArgs : [logArgs])).replace(/\s+$/, '');
     // keep mocha's reporter lines (suite/test titles, ✔/✘, the summary), drop the workbench's own chatter
-    if (/^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|extension host|deliberate|AssertionError|Error:)/.test(line) || process.env.VERBOSE) mochaLines.push(line);
+    if (/^\s*(✔|✓|\d+\) |\d+ passing|\d+ failing|extension host|deliberate|AssertionError|Error:)/.test(line) || process.env.VERBOSE)
+      mochaLines.push(line);
   });
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = JSON.stringify([
@@ -355,7 +457,10 @@ phaseTimes.push(`ui ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   const results = fs.existsSync(result) ? JSON.parse(fs.readFileSync(result, 'utf8')) : [];
   for (const r of results) check(r.ok, `ext-host: ${r.title}${r.ok ? '' : ': ' + r.error}`);
   check(results.length >= 6, `ext-host: the mocha run reported ${results.length} tests`);
-  check(outcome === 'exit' && exitCode === 0, `ext-host: the extension host ended the test run with exit code ${outcome === 'timeout' ? 'none (timed out)' : exitCode}`);
+  check(
+    outcome === 'exit' && exitCode === 0,
+    `ext-host: the extension host ended the test run with exit code ${outcome === 'timeout' ? 'none (timed out)' : exitCode}`,
+  );
   check(b.external.length === 0, `ext-host: no request left loopback (${b.external.length} blocked)`);
   await b.browser.close();
   await srv.stop();
@@ -386,8 +491,21 @@ phaseTimes.push(`ui ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     if (!(await row('mixed.pdf').isVisible())) await row('docs').click();
     await contextMenu(wp, row('mixed.pdf'), 'Classify PDF Pages');
     const view = wp.locator('.pane', { has: wp.locator('.pane-header', { hasText: 'Page Routes' }) });
-    const rows = () => view.locator('.monaco-list-row').evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`.replace(/\s+/g, ' ').trim()));
-    const mixed = await waitFor(async () => (await rows()).find((r) => /^mixed\.pdf needs OCR: page 4/.test(r)), 'mixed.pdf needs OCR: page 4 in the tree', 90_000);
+    const rows = () =>
+      view
+        .locator('.monaco-list-row')
+        .evaluateAll((els) =>
+          els.map((r) =>
+            `${r.querySelector('.label-name')?.textContent ?? ''} ${r.querySelector('.label-description')?.textContent ?? ''}`
+              .replace(/\s+/g, ' ')
+              .trim(),
+          ),
+        );
+    const mixed = await waitFor(
+      async () => (await rows()).find((r) => /^mixed\.pdf needs OCR: page 4/.test(r)),
+      'mixed.pdf needs OCR: page 4 in the tree',
+      90_000,
+    );
     check(true, `web host: classified in the browser: "${mixed}"`);
     const webBundle = fetched.map((u) => decodeURIComponent(u)).filter((u) => /\/dist\/web\/extension\.cjs/.test(u));
     check(webBundle.length > 0, `web host: the browser loaded the web bundle (${webBundle[0] ?? 'no request for dist/web/extension.cjs'})`);

@@ -17,7 +17,9 @@ makeProfile(RUN);
 const ws = process.argv[2] ? path.resolve(process.argv[2]) : makeWorkspace(path.join(RUN, 'sample-workspace'));
 installVsix(RUN, path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`));
 const server = await startServer(RUN, ws, PORT);
-console.log(`\nPDF Page Diagnostics is running in VS Code (code-server) at:\n\n  ${server.base}/?folder=${encodeURIComponent(ws)}\n\nOpen it in a browser on this machine. Ctrl+C stops it. Server log: ${server.log}`);
+console.log(
+  `\nPDF Page Diagnostics is running in VS Code (code-server) at:\n\n  ${server.base}/?folder=${encodeURIComponent(ws)}\n\nOpen it in a browser on this machine. Ctrl+C stops it. Server log: ${server.log}`,
+);
 // Ctrl+C, a kill or a closed terminal stop the server too: it runs in its own process group.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   process.on(sig, async () => {

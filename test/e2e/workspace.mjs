@@ -32,7 +32,10 @@ export function makeWorkspace(ws) {
   copy('06-enc-user-password.pdf', 'docs/more/locked.pdf');
   copy('21-not-a-pdf.pdf', 'docs/more/damaged.pdf');
   copy('04-truncated.pdf', 'docs/more/truncated.pdf');
-  fs.writeFileSync(path.join(ws, 'docs', 'ocr-layer.pdf'), withProducer(fs.readFileSync(path.join(FX, '13-ocr-layer.pdf')), 'OCRmyPDF 16.0 / Tesseract OCR-PDF 5.3.0'));
+  fs.writeFileSync(
+    path.join(ws, 'docs', 'ocr-layer.pdf'),
+    withProducer(fs.readFileSync(path.join(FX, '13-ocr-layer.pdf')), 'OCRmyPDF 16.0 / Tesseract OCR-PDF 5.3.0'),
+  );
   fs.writeFileSync(path.join(ws, 'README.md'), '# PDF Page Diagnostics sample workspace\n');
   return ws;
 }

@@ -9,6 +9,4 @@ export interface WorkerRequest {
 }
 
 export type WorkerResponse =
-  | { type: 'ready' }
-  | { type: 'result'; id: number; report: DocumentReport }
-  | { type: 'failed'; id: number; message: string };
+  { type: 'ready' } | { type: 'result'; id: number; report: DocumentReport } | { type: 'failed'; id: number; message: string };

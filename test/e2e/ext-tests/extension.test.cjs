@@ -35,7 +35,11 @@ suite('extension host', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ext().extensionPath, 'package.json'), 'utf8'));
     const contributed = manifest.contributes.commands.map((c) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepStrictEqual(contributed.filter((c) => !registered.has(c)), [], 'contributed but not registered');
+    assert.deepStrictEqual(
+      contributed.filter((c) => !registered.has(c)),
+      [],
+      'contributed but not registered',
+    );
   });
 
   test('classify with the explorer arguments (clicked, selection) classifies the whole selection', async () => {
@@ -43,9 +47,18 @@ suite('extension host', () => {
     const sel = ['docs/mixed.pdf', 'docs/scan.pdf', 'docs/more/locked.pdf'].map(file);
     await vscode.commands.executeCommand('pdfPageDiagnostics.classify', sel[1], sel);
     const mixed = diags('docs/mixed.pdf');
-    assert.ok(mixed.some((d) => d.code === 'ocr' && /Page 4/.test(d.message) && d.severity === vscode.DiagnosticSeverity.Warning), `mixed.pdf: ${JSON.stringify(mixed.map((d) => d.message))}`);
-    assert.ok(diags('docs/scan.pdf').some((d) => d.code === 'ocr'), 'scan.pdf has an ocr warning');
-    assert.ok(diags('docs/more/locked.pdf').some((d) => d.code === 'password-required'), 'locked.pdf has password-required');
+    assert.ok(
+      mixed.some((d) => d.code === 'ocr' && /Page 4/.test(d.message) && d.severity === vscode.DiagnosticSeverity.Warning),
+      `mixed.pdf: ${JSON.stringify(mixed.map((d) => d.message))}`,
+    );
+    assert.ok(
+      diags('docs/scan.pdf').some((d) => d.code === 'ocr'),
+      'scan.pdf has an ocr warning',
+    );
+    assert.ok(
+      diags('docs/more/locked.pdf').some((d) => d.code === 'password-required'),
+      'locked.pdf has password-required',
+    );
     assert.deepStrictEqual(diags('docs/text.pdf'), [], 'text.pdf was not selected and has no entries');
     for (const d of mixed) assert.strictEqual(d.source, 'PDF Page Diagnostics');
   });
@@ -57,7 +70,10 @@ suite('extension host', () => {
     assert.match(mixed.description, /needs OCR: page 4/);
     assert.deepStrictEqual(mixed.children.map((g) => g.label).sort(), ['OCR (1)', 'text (3)']);
     const ocr = mixed.children.find((g) => g.label === 'OCR (1)');
-    assert.deepStrictEqual(ocr.children.map((p) => p.label), ['Page 4']);
+    assert.deepStrictEqual(
+      ocr.children.map((p) => p.label),
+      ['Page 4'],
+    );
     assert.match(rows.find((r) => r.label === 'locked.pdf').description, /unknown: password-required/);
   });
 
@@ -65,14 +81,19 @@ suite('extension host', () => {
     await vscode.commands.executeCommand('pdfPageDiagnostics.classify', file('docs/more'), [file('docs/more')]);
     const labels = (await treeRows()).map((r) => r.label);
     for (const name of ['damaged.pdf', 'truncated.pdf', 'locked.pdf']) assert.ok(labels.includes(name), `${name} in ${labels}`);
-    assert.ok(diags('docs/more/damaged.pdf').some((d) => d.code === 'not-a-pdf'), JSON.stringify(diags('docs/more/damaged.pdf').map((d) => d.code)));
+    assert.ok(
+      diags('docs/more/damaged.pdf').some((d) => d.code === 'not-a-pdf'),
+      JSON.stringify(diags('docs/more/damaged.pdf').map((d) => d.code)),
+    );
   });
 
   test('Clear Results empties the tree and the diagnostics collection', async () => {
     await vscode.commands.executeCommand('pdfPageDiagnostics.clearResults');
     assert.deepStrictEqual(await treeRows(), []);
     const left = vscode.languages.getDiagnostics().filter(([, ds]) => ds.some((d) => d.source === 'PDF Page Diagnostics' && ds.length));
-    assert.deepStrictEqual(left.map(([u]) => u.toString()), []);
+    assert.deepStrictEqual(
+      left.map(([u]) => u.toString()),
+      [],
+    );
   });
 });
-
