@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveOptions, type AnalyzerOptions } from '../analyzer/options';
 import { pageRanges } from '../analyzer/serialize';
+import { nodeThreadWorker } from '../shared/nodeThreadWorker';
 import { AnalysisPool, type AnalysisWorker, type PoolOutcome } from '../shared/pool';
 import { PROGRAM, parseArgs, type CliArgs } from './args';
 import { inputItems, readStdin, type InputErrorReason } from './inputs';
@@ -287,20 +288,7 @@ const WORKER_MARK = 'pdf-page-diagnostics:analysis-worker';
 
 function nodeWorkerFactory(): () => AnalysisWorker {
   const script = new URL(import.meta.url);
-  return () => {
-    // The heap cap turns a runaway parse into a worker error (reported for that file); ArrayBuffers are bounded by
-    // the pool's maxWorkerBytes instead.
-    const w = new Worker(script, { workerData: WORKER_MARK, resourceLimits: { maxOldGenerationSizeMb: 2048 } });
-    return {
-      postMessage: (msg, transfer) => w.postMessage(msg, transfer),
-      onMessage: (cb) => void w.on('message', cb),
-      onError: (cb) => {
-        w.on('error', cb);
-        w.on('exit', (code) => cb(new Error(`worker exited with code ${code}`)));
-      },
-      terminate: () => void w.terminate(),
-    };
-  };
+  return () => nodeThreadWorker(script, { workerData: WORKER_MARK });
 }
 
 /** Used only if no worker can start: analyses on the main thread (no watchdog then). */

@@ -3,9 +3,9 @@
  * thread with the time budget capped (settings.ts, IN_PROCESS_MAX_BUDGET_MS), as on the web.
  */
 import { availableParallelism, cpus } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
 import type { AnalysisWorker } from './analysisPool';
+import { nodeThreadWorker } from '../shared/nodeThreadWorker';
 import { activateWith, type PdfPageDiagnosticsApi } from './extension';
 import { withInProcessBudget } from './settings';
 import { inProcessWorker } from './worker/inProcess';
@@ -22,16 +22,5 @@ export function activate(context: vscode.ExtensionContext): PdfPageDiagnosticsAp
 export function deactivate(): void {}
 
 function nodeWorker(script: string): AnalysisWorker {
-  // The heap cap turns a memory blow-up into a worker error (reported as a failed file), not a dead extension host.
-  const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: 2048 } });
-  w.unref();
-  return {
-    postMessage: (msg, transfer) => w.postMessage(msg, transfer),
-    onMessage: (cb) => void w.on('message', cb),
-    onError: (cb) => {
-      w.on('error', cb);
-      w.on('exit', (code) => cb(new Error(`worker exited with code ${code}`)));
-    },
-    terminate: () => void w.terminate(),
-  };
+  return nodeThreadWorker(script, {}, true);
 }
