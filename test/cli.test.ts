@@ -3,6 +3,7 @@
  * first); the rest call its modules directly: argument parsing, the record writer, progress and summary, the batch
  * runner with an injected analysis (for internal errors and ordering), and the shared pool's fault and memory handling.
  */
+import { fakeWorkers } from './fake-worker';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -358,33 +359,7 @@ test('batch: table mode closes with a summary on stderr and no progress when std
 
 // ---------------------------------------------------------------- the shared pool
 
-function scripted(answer: (req: { id: number }, post: (m: unknown) => void, die: (e: Error) => void) => void) {
-  const stats = { started: 0, terminated: 0 };
-  const factory = (): AnalysisWorker => {
-    stats.started++;
-    let onMsg: (m: unknown) => void = () => {};
-    let onErr: (e: unknown) => void = () => {};
-    let dead = false;
-    return {
-      postMessage: (req) =>
-        answer(
-          req,
-          (m) => !dead && onMsg(m),
-          (e) => !dead && onErr(e),
-        ),
-      onMessage: (cb) => {
-        onMsg = cb;
-        setTimeout(() => !dead && cb({ type: 'ready' }), 0);
-      },
-      onError: (cb) => (onErr = cb),
-      terminate: () => {
-        dead = true;
-        stats.terminated++;
-      },
-    };
-  };
-  return { stats, factory };
-}
+const scripted = (answer: (req: { id: number }, post: (m: unknown) => void, die: (e: Error) => void) => void) => fakeWorkers(answer);
 
 test('pool: a worker reporting memory past the bound is replaced, its result kept; faults are told apart', async () => {
   let n = 0;

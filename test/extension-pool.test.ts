@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { fakeWorkers } from './fake-worker';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { AnalysisPool, type AnalysisWorker, type CancelToken } from '../src/extension/analysisPool';
@@ -8,37 +9,10 @@ import type { WorkerRequest } from '../src/extension/worker/messages';
 import { runRequest } from '../src/extension/worker/run';
 
 /** A scripted fake worker: behaviour per request decides what it answers and when. */
-function fakeFactory(
+const fakeFactory = (
   behave: (req: WorkerRequest, answer: (m: unknown) => void, fail: (e: Error) => void) => void,
   stats = { started: 0, terminated: 0 },
-) {
-  return {
-    stats,
-    factory: (): AnalysisWorker => {
-      stats.started++;
-      let onMsg: (m: unknown) => void = () => {};
-      let onErr: (e: unknown) => void = () => {};
-      let dead = false;
-      return {
-        postMessage: (req) =>
-          behave(
-            req,
-            (m) => !dead && onMsg(m),
-            (e) => !dead && onErr(e),
-          ),
-        onMessage: (cb) => {
-          onMsg = cb;
-          setTimeout(() => !dead && cb({ type: 'ready' }), 0);
-        },
-        onError: (cb) => (onErr = cb),
-        terminate: () => {
-          dead = true;
-          stats.terminated++;
-        },
-      };
-    },
-  };
-}
+) => fakeWorkers<WorkerRequest>(behave, stats);
 
 const ok = (id: number) => ({ type: 'result', id, report: failureReport('damaged', `answer ${id}`) });
 const bytes = () => new Uint8Array([1, 2, 3]);
