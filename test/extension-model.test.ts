@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  cantTell,
   docChildren,
   groupChildren,
   metadataSections,
@@ -9,6 +10,7 @@ import {
   pageEvidenceLines,
   parentOf,
   problemsOf,
+  reasonWords,
   sortDocs,
   statusText,
   verdictOf,
@@ -35,12 +37,20 @@ test('untrusted OCR layers join the OCR pages everywhere', () => {
 
 test('unreadable document: unknown with its reason, one info child', () => {
   const r = report([], { error: { reason: 'password-required', message: 'the document needs a password to open' } });
-  assert.equal(verdictOf(r, true).summary, 'unknown: password-required');
+  assert.equal(verdictOf(r, true).summary, "can't tell: password required");
   const kids = docChildren({ uri: 'file:///a.pdf', report: r }, 'route', undefined);
   assert.equal(kids.length, 1);
   assert.equal(kids[0].kind, 'info');
-  assert.equal(statusText(r, true), 'PDF: unknown (password-required)');
+  assert.equal(statusText(r, true), "PDF: can't tell (password required)");
   assert.equal(problemsOf(r, ALL, true)[0].code, 'password-required');
+});
+
+test('reasons in words: hyphens become spaces, a few get their own words', () => {
+  assert.equal(reasonWords('budget-exceeded'), 'budget exceeded');
+  assert.equal(reasonWords('password-required'), 'password required');
+  assert.equal(reasonWords('not-a-pdf'), 'not a PDF');
+  assert.equal(cantTell(['damaged', 'page-unreadable']), "can't tell: damaged, page unreadable");
+  assert.equal(verdictOf(report([], { error: { reason: 'not-a-pdf', message: 'no header' } }), true).summary, "can't tell: not a PDF");
 });
 
 test('route groups in urgency order with counts; pages under them', () => {
@@ -87,6 +97,10 @@ test('page description and evidence tooltip', () => {
   const p = page(7, 'ocr', ['image-only']);
   assert.equal(pageDescription(p), '0 chars · 98% image');
   assert.equal(pageDescription(p, true), 'OCR · 0 chars · 98% image');
+  // An unknown page's counts are incomplete: it says why, in words, with or without the route.
+  assert.equal(pageDescription(page(5, 'unknown', ['budget-exceeded'])), "can't tell: budget exceeded");
+  assert.equal(pageDescription(page(5, 'unknown', ['password-required']), true), "can't tell: password required");
+  assert.equal(pageDescription(page(5, 'unknown', [])), "can't tell");
   const lines = pageEvidenceLines(p);
   assert.match(lines[0], /^Page 7: OCR/);
   assert.ok(lines.some((l) => l === 'reasons: image-only'));

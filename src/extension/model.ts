@@ -6,19 +6,19 @@
 import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
 import { type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
-import { ROUTE_STYLE, type RouteStyle, percent } from '../shared/routes';
+import { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords } from '../shared/routes';
 
 export { PAGE_ROUTES };
 
 // The route vocabulary's presentation lives in src/shared/routes.ts, where the webview reads it too.
-export { ROUTE_STYLE, type RouteStyle, percent };
+export { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords };
 
 export interface Verdict {
   /** pages to send to OCR: `ocr`, plus `ocr-layer` when OCR layers are not trusted */
   ocrPages: number[];
   needsOcr: boolean;
   counts: Record<PageRoute, number>;
-  /** one line: "needs OCR: pages 39–40", "unknown: password-required", "all 12 pages have text" */
+  /** one line: "needs OCR: pages 39–40", "can't tell: password required", "no OCR needed · 12 text" */
   summary: string;
 }
 
@@ -27,7 +27,7 @@ export function verdictOf(report: DocumentReport, trustOcrLayer: boolean): Verdi
   const ocrPages: number[] = [];
   for (const p of report.pages) if (p.route === 'ocr' || (!trustOcrLayer && p.route === 'ocr-layer')) ocrPages.push(p.page);
   let summary: string;
-  if (report.error) summary = `unknown: ${report.error.reason}`;
+  if (report.error) summary = cantTell([report.error.reason]);
   else if (ocrPages.length > 0) summary = `needs OCR: ${ocrPages.length === 1 ? 'page' : 'pages'} ${pageRanges(ocrPages)}`;
   else if (report.pages.length === 0) summary = 'no pages';
   else if (counts.review > 0 || counts.unknown > 0) summary = countsText(counts);
@@ -45,7 +45,7 @@ export function countsText(counts: Record<PageRoute, number>): string {
 /** The status bar's text for a document: "PDF: 38 text · 2 OCR". */
 export function statusText(report: DocumentReport | undefined, trustOcrLayer: boolean): string {
   if (!report) return 'PDF: not classified';
-  if (report.error) return `PDF: unknown (${report.error.reason})`;
+  if (report.error) return `PDF: can't tell (${reasonWords(report.error.reason)})`;
   const v = verdictOf(report, trustOcrLayer);
   const parts: string[] = [];
   // Text first, then what needs attention: the status bar reads "38 text · 2 OCR".
@@ -54,8 +54,12 @@ export function statusText(report: DocumentReport | undefined, trustOcrLayer: bo
   return `PDF: ${parts.length ? parts.join(' · ') : 'no pages'}`;
 }
 
-/** A page item's description: visible characters and image coverage. */
+/**
+ * A page item's description: visible characters and image coverage. An `unknown` page says why in words instead
+ * ("can't tell: budget exceeded"): its counts are incomplete, and "0 chars · 0%" would read as a blank page.
+ */
 export function pageDescription(p: PageReport, withRoute = false): string {
+  if (p.route === 'unknown') return cantTell(p.reasons);
   const e = p.evidence;
   const base = `${e.visibleChars} chars · ${percent(e.imageCoverage)} image`;
   return withRoute ? `${ROUTE_STYLE[p.route].label} · ${base}` : base;
@@ -253,7 +257,7 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
       const phrase =
         !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
       let detail = p.reasons.join(', ');
-      if (!many) detail += ` (${pageDescription(p)})`;
+      if (!many && p.route !== 'unknown') detail += ` (${pageDescription(p)})`;
       out.push({ severity, message: `${where} ${phrase[many ? 1 : 0]}: ${detail}`, code: p.route, page: p.page });
     }
     i = j + 1;

@@ -24,6 +24,21 @@ export const ROUTE_STYLE: Readonly<Record<PageRoute, RouteStyle>> = {
   text: { label: 'text', icon: 'whole-word', color: 'charts.green', meaning: 'text can be read from the file' },
 };
 
+/** Reasons whose words are not just the id with spaces for hyphens. */
+const REASON_WORDS: Readonly<Record<string, string>> = {
+  'not-a-pdf': 'not a PDF',
+};
+
+/** A reason id in words, for people: 'budget-exceeded' → 'budget exceeded', 'not-a-pdf' → 'not a PDF'. */
+export function reasonWords(reason: string): string {
+  return REASON_WORDS[reason] ?? reason.replace(/-/g, ' ');
+}
+
+/** What a page or document that could not be analysed says instead of counts: "can't tell: password required". */
+export function cantTell(reasons: readonly string[]): string {
+  return reasons.length ? `can't tell: ${reasons.map(reasonWords).join(', ')}` : "can't tell";
+}
+
 export function percent(share: number): string {
   const p = share * 100;
   return `${p > 0 && p < 1 ? p.toFixed(1) : Math.round(p)}%`;

@@ -173,7 +173,7 @@ await step('classify a folder from the explorer context menu', page, async () =>
   await waitFor(async () => (await treeRows()).some((r) => r.includes('locked.pdf')), 'locked.pdf in the tree', 60_000);
   const rows = await treeRows();
   const locked = rows.find((r) => r.includes('locked.pdf')) ?? '';
-  check(/password/i.test(locked), `the password file shows password-required: ${locked}`);
+  check(/password/i.test(locked), `the password file shows can't tell: password required: ${locked}`);
   check(
     rows.some((r) => r.includes('damaged.pdf')),
     "the damaged file is listed (can't tell, never a crash)",

@@ -74,7 +74,7 @@ suite('extension host', () => {
       ocr.children.map((p) => p.label),
       ['Page 4'],
     );
-    assert.match(rows.find((r) => r.label === 'locked.pdf').description, /unknown: password-required/);
+    assert.match(rows.find((r) => r.label === 'locked.pdf').description, /can't tell: password required/);
   });
 
   test('classify on a folder takes the PDFs below it, damaged ones included', async () => {
