@@ -25,6 +25,39 @@ test('explorer menu matches .pdf case-insensitively and folders', () => {
   assert.match(when, /explorerResourceIsFolder/);
 });
 
+test('toolbar icons are codicons that exist; Classify All has its own, not the search glass', () => {
+  const csv = readFileSync(new URL('node_modules/@vscode/codicons/dist/codicon.csv', root), 'utf8');
+  const known = new Set(csv.split('\n').map((l) => l.split(',')[0].trim()));
+  for (const c of pkg.contributes.commands as { command: string; icon?: string }[]) {
+    if (!c.icon) continue;
+    const m = /^\$\(([a-z0-9-]+)\)$/.exec(c.icon);
+    assert.ok(m && known.has(m[1]), `${c.command}: ${c.icon} is a codicon`);
+  }
+  const icon = (id: string) => pkg.contributes.commands.find((c: { command: string }) => c.command === id).icon;
+  assert.equal(icon('pdfPageDiagnostics.classifyWorkspace'), '$(run-all)');
+});
+
+test('Page Routes title bar: filter, clear filter, grouping, refresh, export and clear show only with results', () => {
+  const items: { command: string; when: string }[] = pkg.contributes.menus['view/title'];
+  const needResults = [
+    'pdfPageDiagnostics.filterRoutes',
+    'pdfPageDiagnostics.clearFilter',
+    'pdfPageDiagnostics.groupByPage',
+    'pdfPageDiagnostics.groupByRoute',
+    'pdfPageDiagnostics.refresh',
+    'pdfPageDiagnostics.exportReport',
+    'pdfPageDiagnostics.clearResults',
+  ];
+  for (const id of needResults) {
+    const it = items.find((i) => i.command === id);
+    assert.ok(it, `${id} in the title bar`);
+    assert.match(it.when, /&& pdfPageDiagnostics\.hasResults\b/, `${id}: ${it.when}`);
+  }
+  // Classify All is how you get results: always there.
+  const all = items.find((i) => i.command === 'pdfPageDiagnostics.classifyWorkspace');
+  assert.ok(all && !/hasResults/.test(all.when));
+});
+
 test('desktop and web entry points, untrusted and virtual workspaces, engine kept', () => {
   assert.equal(pkg.main, './dist/extension.cjs');
   assert.equal(pkg.browser, './dist/web/extension.cjs');
