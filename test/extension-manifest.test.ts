@@ -113,3 +113,21 @@ test('the time budget maximum keeps the overrun timer within setTimeout (2^31 - 
   // the pool stops a worker at 1.5 x budget + a grace period of seconds
   assert.ok(Math.ceil(max * 1.5) + 60_000 <= 2 ** 31 - 1);
 });
+
+test('F5: .vscode/launch.json starts an Extension Development Host after the build task', () => {
+  const launch = JSON.parse(readFileSync(new URL('.vscode/launch.json', root), 'utf8'));
+  const tasks = JSON.parse(readFileSync(new URL('.vscode/tasks.json', root), 'utf8'));
+  const run = launch.configurations.find((c: { name: string }) => c.name === 'Run Extension');
+  assert.ok(run, 'a "Run Extension" configuration');
+  assert.equal(run.type, 'extensionHost');
+  assert.equal(run.request, 'launch');
+  assert.ok(run.args.includes('--extensionDevelopmentPath=${workspaceFolder}'));
+  assert.deepEqual(run.outFiles, ['${workspaceFolder}/dist/**/*.cjs']);
+  for (const c of launch.configurations) {
+    const task = tasks.tasks.find((t: { label: string }) => t.label === c.preLaunchTask);
+    assert.ok(task, `${c.name}: preLaunchTask "${c.preLaunchTask}" is a task`);
+    assert.equal(task.type, 'npm');
+    assert.equal(task.script, 'build');
+    assert.ok(pkg.scripts[task.script]);
+  }
+});

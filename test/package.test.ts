@@ -75,7 +75,7 @@ test('npm pack: the library with its types, the CLI, README, LICENSE and the not
   const allowed = /^(package\.json|README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|dist\/cli\.js|dist\/analyzer\/[\w.-]+\.(js|d\.ts))$/;
   const stray = files.filter((f) => !allowed.test(f));
   assert.deepEqual(stray, [], `unexpected files in the npm package: ${stray.join(', ')}`);
-  assert.ok(!files.some((f) => /^(src|test|bench|scripts|webview|media|node_modules|\.ci)\//.test(f) || f.endsWith('.map')));
+  assert.ok(!files.some((f) => /^(src|test|bench|scripts|webview|media|node_modules|\.ci|\.vscode)\//.test(f) || f.endsWith('.map')));
   // today about 240 KB packed, 830 KB unpacked (the tests and fixtures made it 4.6 MB)
   assert.ok(info.size < 512 * 1024, `npm package is ${info.size} bytes packed`);
   assert.ok(info.unpackedSize < 2 * 1024 * 1024, `npm package is ${info.unpackedSize} bytes unpacked`);
@@ -115,7 +115,7 @@ test('.vsix (vsce ls): the bundles, their assets, media, docs and notices; nothi
   const stray = files.filter((f) => !allowed.test(f));
   assert.deepEqual(stray, [], `unexpected files in the .vsix: ${stray.join(', ')}`);
   const forbidden =
-    /(^|\/)(src|test|bench|scripts|fixtures|node_modules|screenshots|\.e2e-run|\.git|\.ci|meta)\/|\.(map|ts|vsix|pdf|tgz)$|^dist\/(cli\.js|analyzer\/)/;
+    /(^|\/)(src|test|bench|scripts|fixtures|node_modules|screenshots|\.e2e-run|\.git|\.ci|\.vscode|meta)\/|\.(map|ts|vsix|pdf|tgz)$|^dist\/(cli\.js|analyzer\/)/;
   assert.deepEqual(
     files.filter((f) => forbidden.test(f)),
     [],
