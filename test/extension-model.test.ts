@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   cantTell,
+  distinctNames,
   docChildren,
   groupChildren,
   metadataSections,
@@ -192,4 +193,18 @@ test('a document error is one Problems entry, not repeated by its unknown pages'
     probs.map((p) => p.code),
     ['password-required', 'unknown'],
   );
+});
+
+test('same-named documents: the shortest distinct path suffix, as VS Code tabs do', () => {
+  assert.deepEqual(distinctNames(['a/report.pdf', 'b/report.pdf', 'c/notes.pdf']), ['a/report.pdf', 'b/report.pdf', 'notes.pdf']);
+  // only as much path as it takes: x/a and y/a share "a"
+  assert.deepEqual(distinctNames(['x/a/report.pdf', 'y/a/report.pdf', 'z/b/report.pdf']), ['x/a/report.pdf', 'y/a/report.pdf', 'b/report.pdf']);
+  // one path is a suffix of the other: the shorter keeps all it has, the longer goes one further
+  assert.deepEqual(distinctNames(['a/report.pdf', 'x/a/report.pdf']), ['a/report.pdf', 'x/a/report.pdf']);
+  // Windows separators and multi-root labels ("folder/path") alike; a unique name stays bare
+  assert.deepEqual(distinctNames(['docs\\2024\\scan.pdf', 'docs\\2025\\scan.pdf', 'only.pdf']), ['2024/scan.pdf', '2025/scan.pdf', 'only.pdf']);
+  // names differ by case: different files, no path needed
+  assert.deepEqual(distinctNames(['a/Report.pdf', 'b/report.pdf']), ['Report.pdf', 'report.pdf']);
+  assert.deepEqual(distinctNames([]), []);
+  assert.deepEqual(distinctNames(['same/x.pdf', 'same/x.pdf']), ['same/x.pdf', 'same/x.pdf']);
 });

@@ -183,6 +183,24 @@ export function parentOf(node: TreeNode, mode: GroupMode): TreeNode | undefined 
   }
 }
 
+/**
+ * Display names for documents, as VS Code's tabs tell same-named files apart: the file name when it is unique, else the
+ * shortest path suffix no other document shares ("a/report.pdf", "b/report.pdf"). Paths use / or \; identical paths
+ * keep their whole path. One pass over every suffix, so a workspace of 100 000 files costs its total path depth.
+ */
+export function distinctNames(paths: readonly string[]): string[] {
+  const segs = paths.map((p) => p.split(/[\\/]+/).filter(Boolean));
+  const key = (s: string[], k: number) => s.slice(s.length - k).join('/');
+  const count = new Map<string, number>();
+  for (const s of segs) for (let k = 1; k <= s.length; k++) count.set(key(s, k), (count.get(key(s, k)) ?? 0) + 1);
+  return segs.map((s, i) => {
+    if (s.length === 0) return paths[i];
+    let k = 1;
+    while (k < s.length && count.get(key(s, k))! > 1) k++;
+    return key(s, k);
+  });
+}
+
 /** Documents sorted for display: the ones that need attention first, then by label. */
 export function sortDocs<T extends { label: string; report: DocumentReport }>(docs: T[], trustOcrLayer: boolean): T[] {
   const rank = (r: DocumentReport) => {

@@ -4,6 +4,7 @@ import type { PageRoute } from '../analyzer/types';
 import {
   countsText,
   docChildren,
+  distinctNames,
   docNode,
   type DocNode,
   type GroupMode,
@@ -35,6 +36,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     // Coalesce: a workspace run stores hundreds of reports in quick succession.
     this.subs.push(
       store.onDidChange(() => {
+        this.names = undefined;
         this.pending ??= setTimeout(() => this.refreshNow(), 80);
       }),
       this.changed,
@@ -45,6 +47,18 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   }
 
   private pending: ReturnType<typeof setTimeout> | undefined;
+  /** uri → the name the tree shows: the file name, or the shortest distinct path suffix for same-named files */
+  private names: Map<string, string> | undefined;
+
+  /** The document row's label: "report.pdf", or "a/report.pdf" and "b/report.pdf" when two are called report.pdf. */
+  displayName(uri: string): string {
+    if (!this.names) {
+      const all = this.store.all();
+      const shown = distinctNames(all.map((e) => e.label));
+      this.names = new Map(all.map((e, i) => [e.uri, shown[i]]));
+    }
+    return this.names.get(uri) ?? basename(uri);
+  }
 
   /** Applies pending store changes at once (before a reveal). */
   refreshNow(): void {
@@ -94,7 +108,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     switch (node.kind) {
       case 'doc': {
         const item = new vscode.TreeItem(
-          basename(entry?.label ?? node.uri),
+          this.displayName(node.uri),
           this.store.size <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
         );
         item.id = node.id;
