@@ -69,9 +69,14 @@ describe('a limit never hides behind a confident route', () => {
   });
 
   test('the report names the limit that ran out and the stage', async () => {
-    const r = await run(hostile.operatorFlood(3_000_000, '1 0 0 1 0 0 cm'), { timeBudgetMs: 200, maxOpsPerPage: 1e9 });
+    // forms drawing each other 8 times, 10 deep, in unfiltered streams: the interpreter, not a decoder, runs out
+    const r = await run(hostile.formChain(10, 8), { timeBudgetMs: 200, maxOpsPerPage: 1e9 });
     assert.equal(r.pages[0].route, 'unknown');
     assert.deepEqual(r.limit, { reason: 'budget-exceeded', stage: 'content' });
+    // a compressed flood under the same budget runs out while it is still being inflated: the stage says so
+    const flood = await run(hostile.operatorFlood(3_000_000, '1 0 0 1 0 0 cm'), { timeBudgetMs: 50, maxOpsPerPage: 1e9 });
+    assert.equal(flood.pages[0].route, 'unknown');
+    assert.deepEqual(flood.limit, { reason: 'budget-exceeded', stage: 'decode' });
   });
 });
 

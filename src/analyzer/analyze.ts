@@ -80,11 +80,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       }
       const scan = scanPage(node, ctx);
       report.pages.push(pageReport(i + 1, scan, evidenceBase, opts));
-      if (scan.faults.includes('budget-exceeded')) {
-        outOfTime = true;
-        budget.exhausted ??= { reason: 'budget-exceeded', stage: 'content' };
-      }
-      if (scan.faults.includes('memory-limit')) budget.exhausted ??= { reason: 'memory-limit', stage: 'content' };
+      if (scan.faults.includes('budget-exceeded')) outOfTime = true;
     }
   } catch (e) {
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };

@@ -214,7 +214,11 @@ class PageScanner {
     if (left <= 0) throw new LimitHit('stream-too-large');
     const dec = this.r.decodeStream(s, Math.min(this.opt.maxStreamBytes, left));
     this.bytesDecoded += dec.data.length;
-    if (dec.outOfTime) throw new LimitHit('budget-exceeded');
+    if (dec.outOfTime) {
+      // the decoder saw the deadline pass: the budget records the stage
+      this.ctx.budget.outOfTime('decode');
+      throw new LimitHit('budget-exceeded');
+    }
     if (dec.truncated) {
       this.faults.add('stream-too-large');
       this.notes.push(`a content stream was cut at ${dec.data.length} decoded bytes`);
@@ -310,14 +314,14 @@ class PageScanner {
     let tlm: Matrix = [1, 0, 0, 1, 0, 0];
     const fontRes = this.subDict(resources, 'Font');
     let xobjRes: PdfDict | undefined | null = null; // looked up on first use
-    const deadline = this.ctx.budget.deadline;
+    const budget = this.ctx.budget;
     // Operands count towards the clock too: a stream of megabytes of numbers has no operator to check it at.
     let tokens = 0;
 
     for (;;) {
       const tok = lexer.next();
       if (tok === EOF) break;
-      if ((++tokens & 16383) === 0 && Date.now() > deadline) throw new LimitHit('budget-exceeded');
+      if ((++tokens & 16383) === 0 && budget.outOfTime('content')) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
         if (ops.length < MAX_OPERANDS) ops.push(tok);
         continue;
@@ -329,7 +333,7 @@ class PageScanner {
       }
       if ((++this.operators & 4095) === 0) {
         if (this.operators > this.opt.maxOpsPerPage) throw new LimitHit('too-many-operators');
-        if (Date.now() > deadline) throw new LimitHit('budget-exceeded');
+        if (budget.outOfTime('content')) throw new LimitHit('budget-exceeded');
       }
       const n = ops.length;
       switch (tok.op) {
