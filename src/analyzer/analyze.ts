@@ -113,6 +113,7 @@ function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' 
     operators: s.operators,
     ...base,
   };
+  if (opts.textLayer && s.textLayer) evidence.textLayer = s.textLayer;
   const limits = s.faults.filter((f) => LIMIT_REASONS.has(f));
   const decided = decideRoute({ ...evidence, imageCount: s.imageBoxes.length }, opts);
   const pr: PageReport =

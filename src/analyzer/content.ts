@@ -11,7 +11,9 @@ import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isRegular, isWhite } from './
 import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber, numberArray } from './objects';
 import type { AnalyzerOptions } from './options';
 import { Parser } from './parser';
-import type { FontEvidence, ImageBox, Rect, RouteReason } from './types';
+import { TextLayerBuilder } from './textLayer';
+import { type FontText, fontText } from './textLayerFonts';
+import type { FontEvidence, ImageBox, Rect, RouteReason, TextLayer } from './types';
 
 export interface PageScan {
   visibleChars: number;
@@ -26,11 +28,31 @@ export interface PageScan {
   /** limits hit or faults met; the evidence is what was gathered before */
   faults: RouteReason[];
   notes: string[];
+  /** the text layer, when options.textLayer or options.layerQuality asks for it */
+  textLayer?: TextLayer;
+  /** image XObjects painted by the page content (at most MAX_SCAN_IMAGES), when options.layerQuality asks for them */
+  scanImages?: ScanImage[];
 }
+
+/** An image XObject as painted: its stream (still encoded) and where it lands, for the layer-quality check. */
+export interface ScanImage {
+  stream: PdfStream;
+  /** the CTM that maps the unit square onto the page (image row 0 is at the top: v = 1) */
+  ctm: Matrix;
+  rect: Rect;
+  width: number;
+  height: number;
+  /** the last filter, e.g. DCTDecode */
+  filter?: string;
+}
+
+const MAX_SCAN_IMAGES = 16;
 
 /** Shared across the pages of one document: one font cache, bounded by fontCacheBytes, for pages, forms and annotations. */
 export class ScanContext {
   readonly fonts: FontCache;
+  /** the text of each loaded font, for the text layer (filled only when it is asked for) */
+  private fontTexts: WeakMap<LoadedFont, FontText> | undefined;
   constructor(
     readonly r: Resolver,
     readonly options: AnalyzerOptions,
@@ -42,7 +64,23 @@ export class ScanContext {
   font(d: PdfDict): LoadedFont {
     return this.fonts.get(d);
   }
+  /** The text of a loaded font's codes (text layer only). Its memory is charged to the budget; past it, texts are unknown. */
+  fontText(font: LoadedFont, d: PdfDict): FontText {
+    const map = (this.fontTexts ??= new WeakMap());
+    let ft = map.get(font);
+    if (!ft) {
+      ft = fontText(d, this.r, this.budget);
+      if (!this.budget.tryCharge(ft.bytes, 'fonts')) ft = UNKNOWN_TEXT;
+      map.set(font, ft);
+    }
+    return ft;
+  }
+  textOf(font: LoadedFont): FontText | undefined {
+    return this.fontTexts?.get(font);
+  }
 }
+
+const UNKNOWN_TEXT: FontText = { bytes: 0, truncated: true, text: () => undefined };
 
 class LimitHit extends Error {
   constructor(readonly reason: RouteReason) {
@@ -81,6 +119,9 @@ interface ClipText {
   chars: number;
   bad: number;
   shown: boolean;
+  /** the text layer's runs drawn with it: [lf, lt) (text layer only) */
+  lf?: number;
+  lt?: number;
 }
 
 /** The clip-mode text of one text object, on top of what the clip held before: a saved state shares the tail. */
@@ -118,6 +159,9 @@ interface TextRun {
   chars: number;
   bad: number;
   hidden: boolean;
+  /** the text layer's runs drawn with it: [lf, lt) (text layer only) */
+  lf?: number;
+  lt?: number;
 }
 
 const MAX_STACK = 256;
@@ -159,6 +203,9 @@ class PageScanner {
   /** clip-mode text of the current text object: it joins the clip at ET */
   private pendingTextClip: ClipText[] | null = null;
   private readonly tally: TextTally = { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
+  /** the text layer being collected, or null (the default: no per-glyph work at all) */
+  private readonly layer: TextLayerBuilder | null;
+  private scanImages: ScanImage[] | undefined;
 
   constructor(
     private readonly page: PageNode,
@@ -167,6 +214,8 @@ class PageScanner {
     this.r = ctx.r;
     this.opt = ctx.options;
     this.visible = page.cropBox;
+    this.layer = ctx.options.textLayer || ctx.options.layerQuality ? new TextLayerBuilder(ctx.options, ctx.budget) : null;
+    if (ctx.options.layerQuality) this.scanImages = [];
   }
 
   run(): PageScan {
@@ -192,7 +241,11 @@ class PageScanner {
     const rects = this.images.map((b) => b.rect);
     const va = area(this.visible);
     const coverage = va > 0 ? Math.min(1, unionArea(rects) / va) : 0;
+    const extra: Pick<PageScan, 'textLayer' | 'scanImages'> = {};
+    if (this.layer) extra.textLayer = this.layer.finish();
+    if (this.scanImages) extra.scanImages = this.scanImages;
     return {
+      ...extra,
       visibleChars: this.visibleChars,
       invisibleChars: this.invisibleChars,
       hiddenUnderImage: this.hiddenUnderImage,
@@ -530,7 +583,9 @@ class PageScanner {
   private lookupFont(fontRes: PdfDict | undefined, name: string): LoadedFont | null {
     const d = this.r.resolve(fontRes?.get(name));
     if (!(d instanceof PdfDict)) return null;
-    return this.ctx.font(d);
+    const font = this.ctx.font(d);
+    if (this.layer) this.ctx.fontText(font, d);
+    return font;
   }
 
   private extGState(g: GState, resources: PdfDict | undefined, name: string): void {
@@ -544,7 +599,10 @@ class PageScanner {
     if (Array.isArray(font) && font.length >= 2) {
       const fd = this.r.resolve(font[0]);
       const size = this.r.resolve(font[1]);
-      if (fd instanceof PdfDict) g.font = this.ctx.font(fd);
+      if (fd instanceof PdfDict) {
+        g.font = this.ctx.font(fd);
+        if (this.layer) this.ctx.fontText(g.font, fd);
+      }
       if (isNumber(size)) g.fontSize = size;
     }
   }
@@ -565,37 +623,180 @@ class PageScanner {
     const y0 = tm[5];
     let chars = 0;
     let bad = 0;
+    const layer = this.layer;
+    if (layer) {
+      layer.beginShow();
+      const r = this.showGlyphs(g, tm, items, layer);
+      chars = r.chars;
+      bad = r.bad;
+    } else
+      for (const it of items) {
+        if (it instanceof Uint8Array) {
+          t.chars = 0;
+          t.bad = 0;
+          t.glyphs = 0;
+          t.spaceCodes = 0;
+          t.width = 0;
+          if (font) font.tally(it, t);
+          else {
+            // Tf named no usable font: viewers (MuPDF, pdf.js) substitute a default font and decode the bytes with a
+            // standard encoding, so the characters count as readable; the page's notes say the font is missing.
+            if (!this.missingFontNoted) {
+              this.missingFontNoted = true;
+              this.notes.push(`text drawn with a font that is not in the resources (${g.fontName || 'none set'}): read with a substitute`);
+            }
+            for (let i = 0; i < it.length; i++) {
+              t.glyphs++;
+              if (!isWhite(it[i])) t.chars++;
+              else if (it[i] === 32) t.spaceCodes++;
+            }
+            t.width = it.length * 0.5;
+          }
+          chars += t.chars;
+          bad += t.bad;
+          const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
+          if (vertical) {
+            tm[4] -= adv * tm[2];
+            tm[5] -= adv * tm[3];
+          } else {
+            tm[4] += adv * th * tm[0];
+            tm[5] += adv * th * tm[1];
+          }
+        } else if (isNumber(it)) {
+          const adj = (-it / 1000) * fs;
+          if (vertical) {
+            tm[4] -= adj * tm[2];
+            tm[5] -= adj * tm[3];
+          } else {
+            tm[4] += adj * th * tm[0];
+            tm[5] += adj * th * tm[1];
+          }
+        }
+      }
+    if (font) {
+      let fe = this.fontUse.get(font);
+      if (!fe) {
+        fe = { name: g.fontName, baseFont: font.baseFont, subtype: font.subtype, decoding: font.decoding, chars: 0 };
+        this.fontUse.set(font, fe);
+        if (font.warning && this.notes.length < 20) this.notes.push(`font ${g.fontName} (${font.baseFont || font.subtype}): ${font.warning}`);
+      }
+      fe.chars += chars;
+    }
+    const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
+    if (chars === 0 && !g.fillShading) {
+      layer?.endShow(invisibleMode ? 'invisible' : 'visible');
+      return;
+    }
+    const clipMode = g.render >= 4 && g.render <= 7;
+    if (invisibleMode && !(clipMode && chars > 0)) {
+      this.invisibleChars += chars;
+      layer?.endShow('invisible');
+      return;
+    }
+    // Place the run: from the start to the end position in text space, font-size high, through the CTM.
+    const m = multiply(tm, g.ctm);
+    const dx = tm[4] - x0;
+    const dy = tm[5] - y0;
+    // start and end points in text space relative to the end matrix: end is (0,0), start is (-dx,-dy) in tm's frame
+    const rect = this.runRect(m, tm, dx, dy, fs, g.rise, vertical);
+    const v = this.visible;
+    if (!rect || rect[2] < v[0] || rect[0] > v[2] || rect[3] < v[1] || rect[1] > v[3]) {
+      this.invisibleChars += chars;
+      layer?.endShow('clipped');
+      return;
+    }
+    if (invisibleMode) {
+      // only clips, for now: invisible unless something is painted through it before the clip is restored
+      this.invisibleChars += chars;
+      const lr = layer?.endShow('invisible');
+      this.addClipText(rect, chars, bad, lr);
+      return;
+    }
+    // Glyphs filled with a smooth shading paint a gradient through their outlines: image-like area, as MuPDF records it.
+    const fills = g.render === 0 || g.render === 2 || g.render === 4 || g.render === 6;
+    if (g.fillShading && fills) this.addShading(rect, g, g.fillShading);
+    const lr = layer?.endShow('visible');
+    if (chars === 0) return;
+    this.visibleChars += chars;
+    this.badChars += bad;
+    if (this.runs.length < 200_000) {
+      const run: TextRun = { rect, chars, bad, hidden: false };
+      if (lr) {
+        run.lf = lr[0];
+        run.lt = lr[1];
+      }
+      this.runs.push(run);
+    }
+  }
+
+  /**
+   * The text layer's path through a text-showing operator: code by code, each tallied alone (so the characters add
+   * up to what the whole-string tally gives), placed and decoded. Advances `tm` as showText does.
+   */
+  private showGlyphs(g: GState, tm: Matrix, items: PdfValue[], layer: TextLayerBuilder): { chars: number; bad: number } {
+    const font = g.font;
+    const ft = font ? this.ctx.textOf(font) : undefined;
+    if (ft?.truncated) layer.noteToUnicodeCut();
+    const t = this.tally;
+    const fs = g.fontSize;
+    const th = g.hScale;
+    const rise = g.rise;
+    const vertical = font?.vertical ?? false;
+    let chars = 0;
+    let bad = 0;
     for (const it of items) {
       if (it instanceof Uint8Array) {
-        t.chars = 0;
-        t.bad = 0;
-        t.glyphs = 0;
-        t.spaceCodes = 0;
-        t.width = 0;
-        if (font) font.tally(it, t);
-        else {
-          // Tf named no usable font: viewers (MuPDF, pdf.js) substitute a default font and decode the bytes with a
-          // standard encoding, so the characters count as readable; the page's notes say the font is missing.
-          if (!this.missingFontNoted) {
-            this.missingFontNoted = true;
-            this.notes.push(`text drawn with a font that is not in the resources (${g.fontName || 'none set'}): read with a substitute`);
+        for (let i = 0; i < it.length;) {
+          const len = font ? Math.max(1, font.codeLength(it, i)) : 1;
+          let code = 0;
+          for (let k = 0; k < len && i + k < it.length; k++) code = code * 256 + it[i + k];
+          t.chars = 0;
+          t.bad = 0;
+          t.glyphs = 0;
+          t.spaceCodes = 0;
+          t.width = 0;
+          if (font) font.tally(it.subarray(i, i + len), t);
+          else {
+            if (!this.missingFontNoted) {
+              this.missingFontNoted = true;
+              this.notes.push(`text drawn with a font that is not in the resources (${g.fontName || 'none set'}): read with a substitute`);
+            }
+            t.glyphs = 1;
+            if (!isWhite(it[i])) t.chars = 1;
+            else if (it[i] === 32) t.spaceCodes = 1;
+            t.width = 0.5;
           }
-          for (let i = 0; i < it.length; i++) {
-            t.glyphs++;
-            if (!isWhite(it[i])) t.chars++;
-            else if (it[i] === 32) t.spaceCodes++;
+          const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
+          const m = multiply(tm, g.ctm);
+          const size = Math.abs(fs) * Math.hypot(m[2], m[3]);
+          let rect: Rect;
+          let x1: number;
+          let y1: number;
+          if (vertical) {
+            rect = transformRect(m, -fs / 2, -adv, fs / 2, 0);
+            x1 = m[4] - adv * m[2];
+            y1 = m[5] - adv * m[3];
+          } else {
+            const w = adv * th;
+            rect = transformRect(m, 0, rise - 0.2 * fs, w, rise + 0.8 * fs);
+            x1 = w * m[0] + rise * m[2] + m[4];
+            y1 = w * m[1] + rise * m[3] + m[5];
           }
-          t.width = it.length * 0.5;
-        }
-        chars += t.chars;
-        bad += t.bad;
-        const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
-        if (vertical) {
-          tm[4] -= adv * tm[2];
-          tm[5] -= adv * tm[3];
-        } else {
-          tm[4] += adv * th * tm[0];
-          tm[5] += adv * th * tm[1];
+          const x0 = rise * m[2] + m[4];
+          const y0 = rise * m[3] + m[5];
+          let text = '';
+          if (t.chars > 0) text = (font ? ft?.text(code) : String.fromCharCode(code)) ?? '';
+          layer.glyph(text, t.chars, rect, x0, y0, x1, y1, size, g.fontName, th);
+          chars += t.chars;
+          bad += t.bad;
+          if (vertical) {
+            tm[4] -= adv * tm[2];
+            tm[5] -= adv * tm[3];
+          } else {
+            tm[4] += adv * th * tm[0];
+            tm[5] += adv * th * tm[1];
+          }
+          i += len;
         }
       } else if (isNumber(it)) {
         const adj = (-it / 1000) * fs;
@@ -608,52 +809,18 @@ class PageScanner {
         }
       }
     }
-    if (font) {
-      let fe = this.fontUse.get(font);
-      if (!fe) {
-        fe = { name: g.fontName, baseFont: font.baseFont, subtype: font.subtype, decoding: font.decoding, chars: 0 };
-        this.fontUse.set(font, fe);
-        if (font.warning && this.notes.length < 20) this.notes.push(`font ${g.fontName} (${font.baseFont || font.subtype}): ${font.warning}`);
-      }
-      fe.chars += chars;
-    }
-    if (chars === 0 && !g.fillShading) return;
-    const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
-    const clipMode = g.render >= 4 && g.render <= 7;
-    if (invisibleMode && !(clipMode && chars > 0)) {
-      this.invisibleChars += chars;
-      return;
-    }
-    // Place the run: from the start to the end position in text space, font-size high, through the CTM.
-    const m = multiply(tm, g.ctm);
-    const dx = tm[4] - x0;
-    const dy = tm[5] - y0;
-    // start and end points in text space relative to the end matrix: end is (0,0), start is (-dx,-dy) in tm's frame
-    const rect = this.runRect(m, tm, dx, dy, fs, g.rise, vertical);
-    const v = this.visible;
-    if (!rect || rect[2] < v[0] || rect[0] > v[2] || rect[3] < v[1] || rect[1] > v[3]) {
-      this.invisibleChars += chars;
-      return;
-    }
-    if (invisibleMode) {
-      // only clips, for now: invisible unless something is painted through it before the clip is restored
-      this.invisibleChars += chars;
-      this.addClipText(rect, chars, bad);
-      return;
-    }
-    // Glyphs filled with a smooth shading paint a gradient through their outlines: image-like area, as MuPDF records it.
-    const fills = g.render === 0 || g.render === 2 || g.render === 4 || g.render === 6;
-    if (g.fillShading && fills) this.addShading(rect, g, g.fillShading);
-    if (chars === 0) return;
-    this.visibleChars += chars;
-    this.badChars += bad;
-    if (this.runs.length < 200_000) this.runs.push({ rect, chars, bad, hidden: false });
+    return { chars, bad };
   }
 
-  private addClipText(rect: Rect, chars: number, bad: number): void {
+  private addClipText(rect: Rect, chars: number, bad: number, lr?: [number, number]): void {
     const pending = (this.pendingTextClip ??= []);
     if (pending.length < MAX_CLIP_RUNS) {
-      pending.push({ rect, chars, bad, shown: false });
+      const ct: ClipText = { rect, chars, bad, shown: false };
+      if (lr) {
+        ct.lf = lr[0];
+        ct.lt = lr[1];
+      }
+      pending.push(ct);
       return;
     }
     const last = pending[pending.length - 1];
@@ -679,7 +846,8 @@ class PageScanner {
         this.invisibleChars -= run.chars;
         this.visibleChars += run.chars;
         this.badChars += run.bad;
-        if (this.runs.length < 200_000) this.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false });
+        if (run.lf !== undefined) this.layer?.setVisibility(run.lf, run.lt!, 'visible');
+        if (this.runs.length < 200_000) this.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false, lf: run.lf, lt: run.lt });
       }
     }
   }
@@ -718,7 +886,7 @@ class PageScanner {
     if (!(xo instanceof PdfStream)) return;
     const subtype = this.r.resolve(xo.dict.get('Subtype'));
     if (subtype === 'Image') {
-      this.addImage(g, xo.dict, 'xobject');
+      this.addImage(g, xo.dict, 'xobject', xo);
     } else if (subtype === 'Form') {
       this.runForm(xo, g.ctm, resources, depth, g.clip, undefined, g.textClip);
     }
@@ -796,7 +964,7 @@ class PageScanner {
     if (g.textClip) this.revealClipText(g, r);
   }
 
-  private addImage(g: GState, dict: PdfDict, kind: 'xobject' | 'inline'): void {
+  private addImage(g: GState, dict: PdfDict, kind: 'xobject' | 'inline', stream?: PdfStream): void {
     const r = this.r;
     const rect0 = transformRect(g.ctm, 0, 0, 1, 1);
     if (!rect0.every(Number.isFinite)) return;
@@ -814,6 +982,8 @@ class PageScanner {
     if (filter) box.filter = filter;
     if (this.fromAnnotation) box.fromAnnotation = true;
     if (this.images.length < 10_000) this.images.push(box);
+    if (this.scanImages && stream && !imageMask && !this.fromAnnotation && isNumber(w) && isNumber(h) && this.scanImages.length < MAX_SCAN_IMAGES)
+      this.scanImages.push({ stream, ctm: g.ctm, rect, width: w, height: h, filter });
     // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
     const opaque = !imageMask && g.fillAlpha >= 1 && !g.softMask && !dict.has('SMask') && !dict.has('Mask');
     if (opaque && this.runs.length > 0) this.hideRunsUnder(rect);
@@ -827,6 +997,7 @@ class PageScanner {
     for (const run of this.runs) {
       if (run.hidden || !contains(rect, run.rect, 1)) continue;
       run.hidden = true;
+      if (run.lf !== undefined) this.layer?.setVisibility(run.lf, run.lt!, 'hidden');
       this.visibleChars -= run.chars;
       this.badChars -= run.bad;
       this.invisibleChars += run.chars;

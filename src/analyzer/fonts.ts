@@ -66,6 +66,11 @@ export interface LoadedFont {
   readonly warning?: string;
   /** adds the tally of one string operand to `out` (does not reset it) */
   tally(bytes: Uint8Array, out: TextTally): void;
+  /**
+   * Bytes in the code that starts at `bytes[i]` (1 for simple fonts): how `tally` splits a string, so that tallying
+   * each code alone adds up to the tally of the whole string (the text layer uses it to place every glyph).
+   */
+  codeLength(bytes: Uint8Array, i: number): number;
 }
 
 export function newTally(): TextTally {
@@ -291,6 +296,10 @@ class SimpleFont implements LoadedFont {
     out.glyphs += n;
     out.spaceCodes += sp;
     out.width += w;
+  }
+
+  codeLength(): number {
+    return 1;
   }
 }
 
@@ -1008,6 +1017,13 @@ class CompositeFont implements LoadedFont {
     out.glyphs += glyphs;
     out.spaceCodes += sp;
     out.width += w;
+  }
+
+  codeLength(bytes: Uint8Array, i: number): number {
+    const n = bytes.length;
+    if (this.fixed2) return i + 1 < n ? 2 : 1;
+    if (this.oneByte[bytes[i]]) return 1;
+    return this.match(bytes, i, n) || 1;
   }
 
   /** class of a one-byte code; its advance goes to lastWidth */

@@ -47,6 +47,16 @@ export interface AnalyzerOptions {
   maxMetadataBytes: number;
   /** image boxes kept per page in the report (the largest; coverage is still computed from all of them) */
   maxImageBoxesPerPage: number;
+  /** report each page's text layer (glyph runs and reading-order text) in its evidence; off by default */
+  textLayer?: boolean;
+  /** score the text layer of `ocr-layer` and `text` pages (layerQuality in the evidence); off by default */
+  layerQuality?: boolean;
+  /** glyph runs kept per page when the text layer is read (the text is still read past it, up to maxTextLayerChars) */
+  maxTextRunsPerPage: number;
+  /** characters of reading-order text kept per page when the text layer is read */
+  maxTextLayerChars: number;
+  /** pixels of one scan image decoded at most to check a layer against its ink (larger images are not decoded) */
+  maxScanPixels: number;
   /** password to try after the empty one (UTF-8) */
   password?: string;
 }
@@ -73,6 +83,9 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   fontCacheBytes: 128 * 1024 * 1024,
   maxImageBoxesPerPage: 500,
   maxMetadataBytes: 1024 * 1024,
+  maxTextRunsPerPage: 20_000,
+  maxTextLayerChars: 200_000,
+  maxScanPixels: 40_000_000,
 });
 
 /** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */
@@ -84,5 +97,7 @@ export function resolveOptions(partial?: Partial<AnalyzerOptions>): AnalyzerOpti
     if (typeof v === 'number' && Number.isFinite(v) && v >= 0) (out as unknown as Record<string, unknown>)[key] = v;
   }
   if (typeof partial.password === 'string') out.password = partial.password;
+  if (partial.textLayer === true) out.textLayer = true;
+  if (partial.layerQuality === true) out.layerQuality = true;
   return out;
 }

@@ -75,6 +75,61 @@ export interface FontEvidence {
   chars: number;
 }
 
+/**
+ * How a glyph run shows on the page: `visible` (painted), `invisible` (render mode 3 or 7, or a transparent fill: drawn
+ * but never seen), `clipped` (placed outside the page's crop box), `hidden` (painted, then covered by an opaque image
+ * painted later: one way OCR tools tuck their layer under the scan).
+ */
+export type GlyphVisibility = 'visible' | 'invisible' | 'clipped' | 'hidden';
+
+/**
+ * One run of glyphs of the text layer: a word, as the content stream draws it (the glyphs of one string operand up
+ * to a space glyph or a gap of a fifth of the font size). Only reported when AnalyzerOptions.textLayer is on.
+ */
+export interface GlyphRun {
+  /** the decoded Unicode text (U+FFFD where a glyph does not decode) */
+  text: string;
+  /** the bounds in default user space (unrotated), like ImageBox.rect: the advance of the glyphs, from 0.2 em below the baseline to 0.8 em above */
+  rect: Rect;
+  visibility: GlyphVisibility;
+  /** the font's resource name (e.g. F1, f-0-0) */
+  font: string;
+  /** the font size in user space: Tf size times the vertical scale of the text and current matrices */
+  size: number;
+  /** horizontal scaling (Tz / 100) the run was drawn with; OCR renderers stretch each word to its box with it */
+  hScale: number;
+  /** non-whitespace characters, counted as visibleChars / invisibleChars count them */
+  chars: number;
+}
+
+/** The page's text layer: its glyph runs and its text in reading order. Only reported when AnalyzerOptions.textLayer is on. */
+export interface TextLayer {
+  /** the first maxTextRunsPerPage glyph runs, in content-stream order */
+  runs: GlyphRun[];
+  /** runs the page draws, kept or not */
+  runCount: number;
+  /**
+   * The text in content-stream order, as a reader gets it (PyMuPDF get_text() style): a space where the glyph positions
+   * leave a gap or a space glyph is drawn, a line break where the baseline moves; at most maxTextLayerChars characters.
+   */
+  text: string;
+  /** set when a bound cut the layer: runs past maxTextRunsPerPage, text past maxTextLayerChars, the document's memory budget, or a ToUnicode map cut */
+  cut?: 'runs' | 'text' | 'memory' | 'tounicode';
+}
+
+/**
+ * How good a page's text layer is (AnalyzerOptions.layerQuality): computed for `ocr-layer` pages, and for `text`
+ * pages too. `score` and `reocr` are read by tools outside the project: keep their names and meanings.
+ */
+export interface LayerQuality {
+  /** 0..1, 1 = a perfect layer; an estimate of 1 − character error rate, squashed */
+  score: number;
+  /** advice: run OCR again (the layer is estimated to be poor: more than a quarter of its characters wrong) */
+  reocr: boolean;
+  /** the evidence behind the score, each 0..1 or a count; names are documented in src/analyzer/layerQuality/index.ts */
+  signals: Record<string, number | string | boolean>;
+}
+
 export interface PageBoxes {
   mediaBox: Rect;
   cropBox: Rect;
@@ -104,6 +159,10 @@ export interface PageEvidence {
   boxes: PageBoxes;
   /** /Rotate normalised to 0, 90, 180, 270 */
   rotate: number;
+  /** the text layer, when AnalyzerOptions.textLayer is on */
+  textLayer?: TextLayer;
+  /** the layer's quality, when AnalyzerOptions.layerQuality is on and the page is `ocr-layer` or `text` */
+  layerQuality?: LayerQuality;
 }
 
 export interface PageReport {

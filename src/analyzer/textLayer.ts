@@ -1,0 +1,218 @@
+/**
+ * The text layer of a page, collected while the content interpreter runs (only when AnalyzerOptions.textLayer or
+ * layerQuality asks for it; nothing here runs otherwise): glyph runs (words) with their boxes and visibility, and
+ * the text in reading order.
+ *
+ * Reading order is content-stream order, as MuPDF's text device (PyMuPDF get_text()) gives it: glyphs follow each
+ * other; a space is implied where the next glyph starts more than a fifth of the font size after the previous one
+ * ended, and a line break where it leaves the baseline (more than half the font size across it) or jumps back.
+ *
+ * Bounds: runs kept (maxTextRunsPerPage), text kept (maxTextLayerChars), and the memory both hold is charged to the
+ * document's Budget; the first bound hit is recorded in `cut`.
+ */
+import type { Budget } from './budget';
+import type { AnalyzerOptions } from './options';
+import type { GlyphRun, GlyphVisibility, Rect, TextLayer } from './types';
+
+/** a word gap, as a share of the font size */
+const GAP_SPACE = 0.2;
+/** leaving the baseline by more than this share of the font size starts a new line */
+const LINE_SHIFT = 0.5;
+/** bytes charged per run besides its text (the object, its rect array and strings' headers) */
+const RUN_BYTES = 160;
+/** charge memory in steps of this many bytes */
+const CHARGE_STEP = 64 * 1024;
+
+export class TextLayerBuilder {
+  readonly runs: GlyphRun[] = [];
+  runCount = 0;
+  cut: TextLayer['cut'];
+  private parts: string[] = [];
+  private textLen = 0;
+  private textCut = false;
+  private lastChar = 10; // as if after a line break: no leading space
+  // the current run
+  private cur: GlyphRun | null = null;
+  private curKept = false;
+  // where the previous glyph ended, its baseline direction and size
+  private hasPrev = false;
+  private px = 0;
+  private py = 0;
+  private ux = 1;
+  private uy = 0;
+  private psize = 0;
+  // runs of the current text-showing operator: [showFrom, runs.length)
+  private showFrom = 0;
+  private uncharged = 0;
+  private memoryOut = false;
+
+  constructor(
+    private readonly opt: AnalyzerOptions,
+    private readonly budget: Budget,
+  ) {}
+
+  /** A text-showing operator starts. */
+  beginShow(): void {
+    this.endRun();
+    this.showFrom = this.runs.length;
+  }
+
+  /**
+   * One glyph: its text ('' for none), its characters as fonts.ts counts them, and its placement: the baseline from
+   * (x0, y0) to (x1, y1) in user space, the box, the size in user space.
+   */
+  glyph(text: string, chars: number, rect: Rect, x0: number, y0: number, x1: number, y1: number, size: number, font: string, hScale: number): void {
+    const space = chars === 0;
+    // reading order: gap or line break before this glyph
+    if (this.hasPrev) {
+      const dx = x0 - this.px;
+      const dy = y0 - this.py;
+      const along = dx * this.ux + dy * this.uy;
+      const across = -dx * this.uy + dy * this.ux;
+      const s = Math.max(this.psize, size, 1e-6);
+      if (Math.abs(across) > LINE_SHIFT * s || along < -s) {
+        this.endRun();
+        this.emit('\n');
+      } else if (along > GAP_SPACE * s) {
+        this.endRun();
+        this.emit(' ');
+      }
+    }
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (len > 1e-9) {
+      this.ux = (x1 - x0) / len;
+      this.uy = (y1 - y0) / len;
+    }
+    this.px = x1;
+    this.py = y1;
+    this.psize = size;
+    this.hasPrev = true;
+    if (space) {
+      this.endRun();
+      this.emit(' ');
+      return;
+    }
+    const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
+    this.emit(t);
+    const cur = this.cur;
+    if (cur && cur.font === font && cur.size === size) {
+      cur.text += t;
+      cur.chars += chars;
+      const r = cur.rect;
+      if (rect[0] < r[0]) r[0] = rect[0];
+      if (rect[1] < r[1]) r[1] = rect[1];
+      if (rect[2] > r[2]) r[2] = rect[2];
+      if (rect[3] > r[3]) r[3] = rect[3];
+      if (this.curKept) this.uncharged += t.length * 2;
+      return;
+    }
+    this.endRun();
+    this.startRun({
+      text: t,
+      rect: [rect[0], rect[1], rect[2], rect[3]],
+      visibility: 'visible',
+      font,
+      size: round3(size),
+      hScale: round3(hScale),
+      chars,
+    });
+  }
+
+  /** A TJ adjustment or string boundary that moved the pen without drawing: a word ends there when the gap is large. */
+  gap(): void {
+    // the next glyph decides by its position; nothing to do until then
+  }
+
+  /** The operator's runs get their visibility; returns the index range of the runs kept, for a later change. */
+  endShow(visibility: GlyphVisibility): [number, number] {
+    this.endRun();
+    const from = this.showFrom;
+    const to = this.runs.length;
+    for (let i = from; i < to; i++) this.runs[i].visibility = visibility;
+    this.showFrom = to;
+    return [from, to];
+  }
+
+  /** Runs [from, to) were covered by an opaque image painted later, or shown through a clip. */
+  setVisibility(from: number, to: number, v: GlyphVisibility): void {
+    for (let i = from; i < to && i < this.runs.length; i++) this.runs[i].visibility = v;
+  }
+
+  finish(): TextLayer {
+    this.endRun();
+    if (this.uncharged > 0) this.charge(0, true);
+    const layer: TextLayer = { runs: this.runs, runCount: this.runCount, text: this.parts.join('').trim() };
+    if (this.cut) layer.cut = this.cut;
+    return layer;
+  }
+
+  /** a ToUnicode map was cut: the text holds U+FFFD past it */
+  noteToUnicodeCut(): void {
+    this.cut ??= 'tounicode';
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
+
+  private startRun(run: GlyphRun): void {
+    this.runCount++;
+    this.cur = run;
+    this.curKept = false;
+    if (this.runs.length >= this.opt.maxTextRunsPerPage) {
+      this.cut ??= 'runs';
+      return;
+    }
+    if (this.memoryOut) return;
+    if (!this.charge(RUN_BYTES + run.text.length * 2, false)) return;
+    this.runs.push(run);
+    this.curKept = true;
+  }
+
+  private endRun(): void {
+    this.cur = null;
+    this.curKept = false;
+  }
+
+  private emit(s: string): void {
+    if (this.textCut) return;
+    const c = s.charCodeAt(s.length - 1);
+    if (s === ' ' || s === '\n') {
+      // collapse: no space after a space or a break, a break replaces a trailing space
+      if (this.lastChar === 10) return;
+      if (this.lastChar === 32) {
+        if (s === ' ') return;
+        this.parts[this.parts.length - 1] = '\n';
+        this.lastChar = 10;
+        return;
+      }
+    }
+    if (this.textLen + s.length > this.opt.maxTextLayerChars) {
+      this.textCut = true;
+      this.cut ??= 'text';
+      return;
+    }
+    this.parts.push(s);
+    this.textLen += s.length;
+    this.uncharged += s.length * 2 + 16;
+    this.lastChar = c;
+    if (this.uncharged >= CHARGE_STEP) this.charge(0, true);
+  }
+
+  /** charges `bytes` (plus what is pending when `flush`); false once the document's memory would be passed */
+  private charge(bytes: number, flush: boolean): boolean {
+    this.uncharged += bytes;
+    if (!flush && this.uncharged < CHARGE_STEP) return true;
+    if (this.memoryOut) return false;
+    if (!this.budget.tryCharge(this.uncharged, 'content')) {
+      this.memoryOut = true;
+      this.cut ??= 'memory';
+      this.textCut = true;
+      return false;
+    }
+    this.uncharged = 0;
+    return true;
+  }
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

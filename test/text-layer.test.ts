@@ -1,0 +1,157 @@
+// The text layer (AnalyzerOptions.textLayer): glyph runs, their visibility and the reading-order text, checked
+// against the character counts the routing already reports, on the synthetic fixtures and on small PDFs built here.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzePdfSync } from '../src/analyzer/index';
+import type { PageReport } from '../src/analyzer/types';
+import { parseToUnicodeText } from '../src/analyzer/textLayerFonts';
+
+const DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'analyzer');
+
+/** A one-page PDF with the given content stream and resources (xref offsets computed). */
+export function makePdf(content: string, resources: string, extraObjects: string[] = []): Uint8Array {
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources ${resources} /Contents 4 0 R >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ...extraObjects,
+  ];
+  let out = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+function sums(p: PageReport): { visible: number; invisible: number } {
+  let visible = 0;
+  let invisible = 0;
+  for (const r of p.evidence.textLayer!.runs) {
+    if (r.visibility === 'visible') visible += r.chars;
+    else invisible += r.chars;
+  }
+  return { visible, invisible };
+}
+
+test('off by default: no textLayer in the evidence', () => {
+  const rep = analyzePdfSync(new Uint8Array(readFileSync(join(DIR, '01-text.pdf'))));
+  for (const p of rep.pages) assert.equal(p.evidence.textLayer, undefined);
+});
+
+test('glyph runs add up to the visible and invisible character counts on every fixture', () => {
+  let checked = 0;
+  for (const name of readdirSync(DIR).filter((f) => f.endsWith('.pdf'))) {
+    const bytes = new Uint8Array(readFileSync(join(DIR, name)));
+    const off = analyzePdfSync(bytes);
+    const on = analyzePdfSync(bytes, { textLayer: true });
+    assert.equal(on.pages.length, off.pages.length, name);
+    on.pages.forEach((p, i) => {
+      // the option changes nothing else
+      assert.equal(p.route, off.pages[i].route, `${name} p${p.page} route`);
+      assert.equal(p.evidence.visibleChars, off.pages[i].evidence.visibleChars, `${name} p${p.page}`);
+      assert.equal(p.evidence.invisibleChars, off.pages[i].evidence.invisibleChars, `${name} p${p.page}`);
+      const layer = p.evidence.textLayer;
+      if (!layer) return; // a page that was never interpreted (unknown)
+      assert.equal(layer.cut, undefined, `${name} p${p.page} cut`);
+      // annotations without appearance (FreeText) count characters without drawing glyphs: none in these fixtures' runs
+      if (name.startsWith('19-')) return;
+      const s = sums(p);
+      assert.equal(s.visible, p.evidence.visibleChars, `${name} p${p.page} visible`);
+      assert.equal(s.invisible, p.evidence.invisibleChars, `${name} p${p.page} invisible`);
+      const nonWhite = layer.text.replace(/\s+/g, '').length;
+      assert.ok(nonWhite >= p.evidence.visibleChars + p.evidence.invisibleChars - p.evidence.badChars, `${name} p${p.page} text length`);
+      checked++;
+    });
+  }
+  assert.ok(checked > 20, `checked ${checked} pages`);
+});
+
+test('an OCR layer: invisible words with boxes, sizes and horizontal scaling; the text in reading order', () => {
+  const content = [
+    'q 612 0 0 792 0 0 cm /Im1 Do Q',
+    'BT 3 Tr /F1 10 Tf 1 0 0 1 72 700 Tm 120 Tz (Hello ) Tj 40 0 Td 100 Tz (world ) Tj ET',
+    'BT 3 Tr /F1 10 Tf 1 0 0 1 72 686 Tm (second line) Tj ET',
+  ].join('\n');
+  const pdf = makePdf(content, '<< /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >>', [
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\u00ff\u00ff\u00ff\u00ff\nendstream',
+  ]);
+  const p = analyzePdfSync(pdf, { textLayer: true }).pages[0];
+  // (too few characters for the ocr-layer route: it is a scan; the layer is read all the same)
+  const layer = p.evidence.textLayer!;
+  assert.deepEqual(
+    layer.runs.map((r) => r.text),
+    ['Hello', 'world', 'second', 'line'],
+  );
+  assert.ok(layer.runs.every((r) => r.visibility === 'invisible' && r.font === 'F1' && r.size === 10));
+  assert.equal(layer.runs[0].hScale, 1.2);
+  const hello = layer.runs[0].rect;
+  assert.equal(hello[0], 72);
+  assert.ok(Math.abs(hello[1] - 698) < 1e-6 && Math.abs(hello[3] - 708) < 1e-6, `rect ${hello.join(' ')}`);
+  // no /Widths: fonts.ts's approximate Helvetica advances, H 667 + 4 lower-case × 500 = 2667 thousandths × 10 pt × 1.2
+  assert.ok(Math.abs(hello[2] - (72 + 32.004)) < 0.01, `width ${hello[2]}`);
+  assert.equal(layer.text, 'Hello world\nsecond line');
+  assert.equal(layer.runCount, 4);
+});
+
+test('text under an opaque image is hidden; a Type0 Identity-H font decodes through its ToUnicode map', () => {
+  const tu =
+    '/CIDInit /ProcSet findresource begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <FFFF> <0000> endbfrange endcmap';
+  const content = ['BT /F2 12 Tf 1 0 0 1 100 500 Tm <0041004200430020004400C4> Tj ET', 'q 612 0 0 792 0 0 cm /Im1 Do Q'].join('\n');
+  const pdf = makePdf(content, '<< /Font << /F2 5 0 R >> /XObject << /Im1 8 0 R >> >>', [
+    '<< /Type /Font /Subtype /Type0 /BaseFont /GlyphLessFont /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>',
+    '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GlyphLessFont /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 >>',
+    `<< /Length ${tu.length} >>\nstream\n${tu}\nendstream`,
+    '<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 1 >>\nstream\n\u0080\nendstream',
+  ]);
+  const p = analyzePdfSync(pdf, { textLayer: true }).pages[0];
+  const layer = p.evidence.textLayer!;
+  assert.deepEqual(
+    layer.runs.map((r) => [r.text, r.visibility]),
+    [
+      ['ABC', 'hidden'],
+      ['DÄ', 'hidden'],
+    ],
+  );
+  assert.equal(p.evidence.hiddenUnderImage, 5);
+  assert.equal(layer.text, 'ABC DÄ');
+});
+
+test('the bounds cut the runs and the text, and say so', () => {
+  const words = Array.from({ length: 50 }, (_, i) => `(w${i} ) Tj`).join(' ');
+  const pdf = makePdf(`BT /F1 10 Tf 1 0 0 1 72 700 Tm ${words} ET`, '<< /Font << /F1 5 0 R >> >>', [
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ]);
+  const runsCut = analyzePdfSync(pdf, { textLayer: true, maxTextRunsPerPage: 10 }).pages[0].evidence.textLayer!;
+  assert.equal(runsCut.runs.length, 10);
+  assert.equal(runsCut.runCount, 50);
+  assert.equal(runsCut.cut, 'runs');
+  const textCut = analyzePdfSync(pdf, { textLayer: true, maxTextLayerChars: 30 }).pages[0].evidence.textLayer!;
+  assert.ok(textCut.text.length <= 30);
+  assert.equal(textCut.cut, 'text');
+  const memCut = analyzePdfSync(pdf, { textLayer: true, maxHeldBytes: 1 }).pages[0];
+  // with no memory at all, the layer (or the page) says its evidence is incomplete
+  assert.ok(memCut.route === 'unknown' || memCut.evidence.textLayer?.cut === 'memory', JSON.stringify(memCut.evidence.textLayer?.cut));
+});
+
+test('ToUnicode text parser: bfchar, bfrange with an array and an advancing target, and a later entry winning', () => {
+  const cmap =
+    '2 beginbfchar <01> <0066006C> <02> <00E9> endbfchar 2 beginbfrange <10> <12> <0061> <20> <21> [<0078> <0079>] endbfrange 1 beginbfchar <02> <0045> endbfchar';
+  const t = parseToUnicodeText(new Uint8Array(Buffer.from(cmap, 'latin1')));
+  assert.equal(t.get(1), 'fl');
+  assert.equal(t.get(2), 'E');
+  assert.equal(t.get(0x12), 'c');
+  assert.equal(t.get(0x21), 'y');
+  assert.equal(t.get(0x30), undefined);
+});
