@@ -33,16 +33,18 @@ function fakeFile(bytes: Uint8Array, mtime: number) {
 /** A pool that "analyses" by naming the first bytes it got, so a report shows which content it was made from. */
 function fakePool() {
   const calls: Uint8Array[] = [];
+  const analyze = async (bytes: Uint8Array, _o: Partial<AnalyzerOptions>): Promise<DocumentReport> => {
+    calls.push(bytes);
+    const r = failureReport('damaged', new TextDecoder().decode(bytes));
+    // the real pool transfers the bytes to a worker: model that (the buffer is detached afterwards)
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+    return r;
+  };
   return {
     calls,
     size: 1,
-    analyze: async (bytes: Uint8Array, _o: Partial<AnalyzerOptions>): Promise<DocumentReport> => {
-      calls.push(bytes);
-      const r = failureReport('damaged', new TextDecoder().decode(bytes));
-      // the real pool transfers the bytes to a worker: model that (the buffer is detached afterwards)
-      structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
-      return r;
-    },
+    analyze,
+    analyzeDetailed: async (bytes: Uint8Array, o: Partial<AnalyzerOptions>) => ({ kind: 'report' as const, report: await analyze(bytes, o) }),
   };
 }
 
@@ -51,7 +53,7 @@ function setup(options: Record<string, unknown> = {}) {
   const pool = fakePool();
   let settings = readSettings((k) => options[k]);
   const log = { appendLine() {} };
-  const classifier = new Classifier(store, pool as never, () => settings, log as never);
+  const classifier = new Classifier(store, pool as never, () => settings, log);
   return { store, pool, classifier, setSettings: (o: Record<string, unknown>) => (settings = readSettings((k) => o[k])) };
 }
 

@@ -5,10 +5,31 @@
  * Also the PDF discovery for folders and the workspace (findFiles honours files.exclude).
  */
 import * as vscode from 'vscode';
+import type { AnalyzerOptions } from '../analyzer/options';
 import type { AnalysisPool } from './analysisPool';
 import { failureReport } from './model';
+import type { Passwords } from './passwords';
+import type { ResultStorage } from './persist';
 import { optionsKey, type ExtensionSettings } from './settings';
-import { sha256Hex, type ReportStore, type Stamp } from './store';
+import { sha256Hex, type ReportStore, type Stamp, type StoreEntry } from './store';
+
+/** Appended to the options key of a report made with a password: the key says that one was used, never which. */
+export const PASSWORD_MARK = ';password';
+
+export interface ClassifierExtras {
+  /** stored results (persist.ts): a report of the same content, analyzer and options is read instead of analysed */
+  storage?: Pick<ResultStorage, 'lookup'>;
+  /** the password to try for a file (passwords.ts) */
+  passwords?: Pick<Passwords, 'get'>;
+}
+
+/** What a file is analysed with: the options (a password among them), their key for the cache, and whether to keep the result in memory only. */
+export interface AnalysisInputs {
+  options: Partial<AnalyzerOptions>;
+  key: string;
+  /** made with a password the user did not ask to remember: not written to the workspace's storage */
+  transient: boolean;
+}
 
 export type Outcome = 'analysed' | 'cached' | 'cancelled' | 'refused' | 'failed';
 
@@ -25,14 +46,26 @@ export function labelOf(uri: vscode.Uri): string {
 }
 
 export class Classifier {
+  /** files handed to the analyzer since activation (restored and cached ones are not counted) */
+  analysedCount = 0;
   private refused = new Map<string, { label: string; size: number; limit: number }>();
 
   constructor(
     private readonly store: ReportStore,
     private readonly pool: AnalysisPool,
     private readonly settings: () => ExtensionSettings,
-    private readonly log: vscode.OutputChannel,
+    private readonly log: Pick<vscode.OutputChannel, 'appendLine'>,
+    private readonly extras: ClassifierExtras = {},
   ) {}
+
+  /** The options a file is analysed with now, and their cache key. */
+  async inputsFor(uri: string): Promise<AnalysisInputs> {
+    const options = this.settings().options;
+    const key = optionsKey(options);
+    const pw = await this.extras.passwords?.get(uri);
+    if (!pw) return { options, key, transient: false };
+    return { options: { ...options, password: pw.password }, key: key + PASSWORD_MARK, transient: !pw.remembered };
+  }
 
   /** A message about the files refused for size since the last call, or undefined. */
   takeRefusedMessage(): string | undefined {
@@ -62,7 +95,8 @@ export class Classifier {
       this.store.delete(key);
       return 'refused';
     }
-    const options = optionsKey(s.options);
+    const inputs = await this.inputsFor(key);
+    const options = inputs.key;
     if (token?.isCancellationRequested) return 'cancelled';
     this.store.setBusy(key, true);
     try {
@@ -83,10 +117,23 @@ export class Classifier {
       // Hashed before the pool takes the bytes: it may transfer (detach) them to a worker.
       const stamp: Stamp = { size: bytes.byteLength, mtime: stat.mtime, sha256: await sha256Hex(bytes), options };
       if (this.store.cached(key, stamp)) return 'cached';
+      // the same content analysed before (this file before a reload, or a copy of it), with the same analyzer and options
+      const stored = inputs.transient ? undefined : await this.extras.storage?.lookup(stamp);
+      if (stored) {
+        this.store.set({ uri: key, label: labelOf(uri), stamp, report: stored });
+        return 'cached';
+      }
       if (token?.isCancellationRequested) return 'cancelled';
-      const report = await this.pool.analyze(bytes, s.options, token);
-      if (!report) return 'cancelled';
-      this.store.set({ uri: key, label: labelOf(uri), stamp, report });
+      this.analysedCount++;
+      const started = Date.now();
+      const outcome = await this.pool.analyzeDetailed(bytes, inputs.options, token);
+      if (outcome.kind === 'cancelled') return 'cancelled';
+      const report = outcome.report;
+      const entry: StoreEntry = { uri: key, label: labelOf(uri), stamp, report };
+      // a fault (timeout, crash) may go better next time: it is not stored across reloads
+      if (inputs.transient || outcome.kind === 'fault') entry.transient = true;
+      this.store.set(entry);
+      this.log.appendLine(`analysed ${labelOf(uri)} in ${Date.now() - started} ms`);
       if (report.error) this.log.appendLine(`${labelOf(uri)}: ${report.error.reason}: ${report.error.message}`);
       return 'analysed';
     } finally {

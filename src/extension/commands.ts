@@ -4,6 +4,8 @@ import type { PageRoute } from '../analyzer/types';
 import { Classifier, findPdfsUnder, findWorkspacePdfs, isPdfUri, labelOf, type Outcome } from './classifier';
 import { exportText, formatForPath, toJson, type ExportDoc } from './export';
 import { PAGE_ROUTES, ROUTE_STYLE, type TreeNode, verdictOf } from './model';
+import { PASSWORD_MARK } from './classifier';
+import type { Passwords } from './passwords';
 import type { PreviewManager } from './preview';
 import type { ExtensionSettings } from './settings';
 import { activePdf } from './statusBar';
@@ -17,22 +19,40 @@ export interface CommandDeps {
   treeView: vscode.TreeView<TreeNode>;
   preview: PreviewManager;
   settings: () => ExtensionSettings;
+  passwords: Passwords;
+  /** drops every stored result (Clear Results) */
+  clearStorage: () => Promise<void>;
 }
 
 function isNode(x: unknown): x is TreeNode {
   return typeof x === 'object' && x !== null && typeof (x as TreeNode).uri === 'string' && typeof (x as TreeNode).kind === 'string';
 }
 
-function toUri(x: unknown): vscode.Uri | undefined {
-  if (x instanceof vscode.Uri) return x;
-  if (isNode(x)) {
+/**
+ * A command argument as a file URI: a vscode.Uri, a tree node, or a URI string (from a command link such as the
+ * Problems panel's). A `#page=N` fragment is taken off: pageOfFragment() reads it.
+ */
+export function toUri(x: unknown): vscode.Uri | undefined {
+  let uri: vscode.Uri | undefined;
+  if (x instanceof vscode.Uri) uri = x;
+  else if (isNode(x) || typeof x === 'string') {
     try {
-      return vscode.Uri.parse(x.uri, true);
+      uri = vscode.Uri.parse(isNode(x) ? x.uri : x, true);
     } catch {
       return undefined;
     }
   }
-  return undefined;
+  return uri && (uri.fragment ? uri.with({ fragment: '' }) : uri);
+}
+
+/** N from a `#page=N` link (…/report.pdf#page=4), as in PDF open parameters; undefined otherwise. */
+export function pageOfFragment(x: unknown): number | undefined {
+  let fragment: string | undefined;
+  if (x instanceof vscode.Uri) fragment = x.fragment;
+  else if (typeof x === 'string') fragment = /#(.*)$/.exec(x)?.[1];
+  const m = fragment ? /(?:^|&)page=(\d{1,7})(?:&|$)/.exec(fragment) : null;
+  const n = m ? Number(m[1]) : 0;
+  return n >= 1 ? n : undefined;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
@@ -85,6 +105,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     let page: number | undefined;
     if (isNode(arg0) && arg0.kind === 'page') page = arg0.page;
     else if (typeof arg1 === 'number' && Number.isInteger(arg1) && arg1 >= 1) page = arg1;
+    else page = pageOfFragment(arg0);
     uri ??= activePdf() ?? (d.store.selected ? vscode.Uri.parse(d.store.selected) : undefined);
     if (!uri) {
       const picked = await pickPdfs(false);
@@ -125,7 +146,29 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     vscode.window.setStatusBarMessage(`Exported ${docs.length} report${docs.length === 1 ? '' : 's'} to ${labelOf(target)}`, 4000);
   });
 
-  reg('pdfPageDiagnostics.clearResults', () => d.store.clear());
+  reg('pdfPageDiagnostics.clearResults', async () => {
+    d.store.clear();
+    await d.clearStorage();
+  });
+
+  reg('pdfPageDiagnostics.enterPassword', async (arg0?: unknown) => {
+    const uri = toUri(arg0) ?? (await pickLocked(d));
+    if (uri) await enterPassword(d, uri);
+  });
+
+  reg('pdfPageDiagnostics.forgetPasswords', async () => {
+    const had = await d.passwords.forgetAll();
+    // Reports made with a password are not valid without one: classify those files again (they ask for it again).
+    const again = d.store
+      .all()
+      .filter((e) => e.stamp.options.endsWith(PASSWORD_MARK) || had.includes(e.uri))
+      .map((e) => vscode.Uri.parse(e.uri));
+    if (again.length) await d.classifier.classifyMany(again, 'Re-classifying without passwords', vscode.ProgressLocation.Window);
+    vscode.window.setStatusBarMessage(
+      had.length ? `Forgot the passwords of ${had.length} PDF${had.length === 1 ? '' : 's'}` : 'No PDF passwords were stored',
+      4000,
+    );
+  });
 
   reg('pdfPageDiagnostics.removeDocument', (arg0?: unknown) => {
     if (isNode(arg0)) d.store.delete(arg0.uri);
@@ -153,6 +196,70 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     if (!d.store.get(uri.toString())) await runClassification(d, [uri], `Classifying ${labelOf(uri)}`);
     await revealFirst(d, [uri]);
   });
+}
+
+/** Documents that need a password, for the palette's picker. */
+async function pickLocked(d: CommandDeps): Promise<vscode.Uri | undefined> {
+  const locked = d.store.all().filter((e) => e.report.error?.reason === 'password-required');
+  const active = activePdf() ?? d.preview.activeUri();
+  if (active && (locked.length === 0 || locked.some((e) => e.uri === active.toString()))) return active;
+  if (locked.length === 0) {
+    void vscode.window.showInformationMessage('No classified PDF needs a password. Classify an encrypted PDF first.');
+    return undefined;
+  }
+  if (locked.length === 1) return vscode.Uri.parse(locked[0].uri);
+  const picked = await vscode.window.showQuickPick(
+    locked.map((e) => ({ label: e.label, uri: e.uri })),
+    { title: 'Enter the password of', placeHolder: 'Pick an encrypted PDF' },
+  );
+  return picked ? vscode.Uri.parse(picked.uri) : undefined;
+}
+
+/**
+ * Asks for a file's password (masked), classifies the file with it, and says whether it opened the file. Only a
+ * password that opened it is remembered (SecretStorage), and only when the user chose that. The password is never
+ * logged, shown or written anywhere else.
+ */
+async function enterPassword(d: CommandDeps, uri: vscode.Uri): Promise<void> {
+  const key = uri.toString();
+  const label = labelOf(uri);
+  const password = await vscode.window.showInputBox({
+    title: `Password for ${label}`,
+    prompt: 'The PDF is encrypted. Its pages are classified once it is opened with its password (user or owner).',
+    placeHolder: 'Password',
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.length === 0 ? 'Type the password, or press Escape to cancel.' : undefined),
+  });
+  if (password === undefined) return;
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: 'Use for This Window Only', description: 'forgotten when the window closes', remember: false },
+      { label: 'Remember', description: "kept in VS Code's secret storage for this file", remember: true },
+    ],
+    { title: `Remember the password of ${label}?`, placeHolder: 'Remember the password?', ignoreFocusOut: true },
+  );
+  if (!choice) return;
+  // Tried for this window first: a wrong password is never remembered.
+  await d.passwords.set(key, password, false);
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Classifying ${label} with its password` }, () =>
+    d.classifier.classifyOne(uri),
+  );
+  const entry = d.store.get(key);
+  if (!entry) return;
+  if (entry.report.error?.reason === 'password-required') {
+    await d.passwords.forget(key);
+    const again = await vscode.window.showErrorMessage(`Wrong password: it does not open ${label}.`, 'Try Again');
+    if (again) await enterPassword(d, uri);
+    return;
+  }
+  if (choice.remember) {
+    await d.passwords.set(key, password, true);
+    // stored now that the password it was made with is remembered
+    if (entry.transient) d.store.set({ ...entry, transient: undefined });
+  }
+  await revealFirst(d, [uri]);
+  vscode.window.setStatusBarMessage(`Opened ${label} with its password${choice.remember ? ' (remembered)' : ''}`, 4000);
 }
 
 async function runClassification(d: CommandDeps, files: vscode.Uri[], title: string): Promise<void> {

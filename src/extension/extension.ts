@@ -5,12 +5,15 @@
 import * as vscode from 'vscode';
 import { resolveOptions } from '../analyzer/options';
 import { AnalysisPool, type WorkerFactory } from './analysisPool';
-import { Classifier, isPdfUri, PDF_GLOB } from './classifier';
+import { Classifier, type ClassifierExtras, isPdfUri, PDF_GLOB } from './classifier';
 import { registerCommands } from './commands';
-import { ProblemsPublisher } from './diagnostics';
+import { PdfCodeActions, ProblemsPublisher } from './diagnostics';
 import { METADATA_VIEW, MetadataTree } from './metadataView';
 import type { TreeNode } from './model';
+import { Passwords } from './passwords';
+import { ResultStorage } from './persist';
 import { PreviewManager } from './preview';
+import { analyzerVersionOf, type RestoreResult, restoreResults, storageFsAt } from './restore';
 import { affectsAnalysis, effectiveWorkerCount, readSettings, SECTION, type ExtensionSettings } from './settings';
 import { activePdf, PdfStatusBar } from './statusBar';
 import { ReportStore } from './store';
@@ -30,6 +33,10 @@ export interface Platform {
  */
 export interface PdfPageDiagnosticsApi {
   readonly routesTree: Pick<vscode.TreeDataProvider<TreeNode>, 'getChildren' | 'getTreeItem'>;
+  /** settles when the stored results of the last session are back in the views (undefined: nothing is stored here) */
+  readonly restored: Promise<RestoreResult | undefined>;
+  /** files analysed (not restored, not cached) since activation */
+  readonly analysed: () => number;
 }
 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): PdfPageDiagnosticsApi {
@@ -47,8 +54,44 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     maxWorkerBytes: 2 * (resolveOptions(settings.options).maxHeldBytes + settings.maxFileSizeBytes),
   });
   log.appendLine(pool.inProcess ? 'analysis runs on the extension host (no workers here)' : `analysis runs in up to ${pool.size} worker(s)`);
-  const classifier = new Classifier(store, pool, getSettings, log);
+  const passwords = new Passwords(context.secrets, context.globalState);
+  const extras: ClassifierExtras = { passwords };
+  const classifier = new Classifier(store, pool, getSettings, log, extras);
   context.subscriptions.push({ dispose: () => pool.dispose() }, { dispose: () => store.dispose() });
+
+  // Results that last: the store's reports go to the workspace's storage and come back after a reload.
+  let storage: ResultStorage | undefined;
+  const restored = (async (): Promise<RestoreResult | undefined> => {
+    if (!context.storageUri) return undefined; // no folder open: nothing to keep results for
+    const pkgVersion = (context.extension.packageJSON as { version?: string }).version ?? '0';
+    storage = new ResultStorage(storageFsAt(context.storageUri), {
+      analyzerVersion: await analyzerVersionOf(context.extensionUri, pkgVersion),
+      maxBytes: () => settings.storageMaxBytes,
+      log: (m) => log.appendLine(m),
+    });
+    const s = storage;
+    context.subscriptions.push(s.follow(store), { dispose: () => void s.dispose() });
+    extras.storage = s;
+    // reports made while the version was being read
+    for (const e of store.all()) if (!e.transient && e.stamp.sha256) void s.save(e);
+    const r = await restoreResults(s, store, classifier);
+    log.appendLine(
+      `restored ${r.restored} stored result(s) without analysing them; ${r.gone} dropped (file gone); ${r.recheck.length} to check again (changed, or stored under other settings)`,
+    );
+    if (r.recheck.length) {
+      await classifier.classifyMany(
+        r.recheck,
+        `Re-checking ${r.recheck.length} stored PDF result${r.recheck.length === 1 ? '' : 's'}`,
+        vscode.ProgressLocation.Window,
+      );
+      // a file now refused (too large) or unreadable has no report to keep
+      for (const u of r.recheck) if (!store.get(u.toString())?.stamp.sha256) void s.forget(u.toString());
+    }
+    return r;
+  })().catch((e: unknown) => {
+    log.appendLine(`stored results could not be read: ${String(e).slice(0, 300)}`);
+    return undefined;
+  });
 
   const tree = new RoutesTree(store, getSettings);
   const treeView = vscode.window.createTreeView(ROUTES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
@@ -82,7 +125,21 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     }),
   );
 
-  registerCommands(context, { store, classifier, tree, treeView, preview, settings: getSettings });
+  registerCommands(context, {
+    store,
+    classifier,
+    tree,
+    treeView,
+    preview,
+    settings: getSettings,
+    passwords,
+    clearStorage: async () => storage?.clear(),
+  });
+  context.subscriptions.push(
+    vscode.languages.registerCodeActionsProvider({ pattern: '**/*.{pdf,PDF}' }, new PdfCodeActions(), {
+      providedCodeActionKinds: PdfCodeActions.kinds,
+    }),
+  );
 
   // Re-analyse a classified file when it changes; forget it when it is deleted.
   const pendingChanges = new Map<string, ReturnType<typeof setTimeout>>();
@@ -103,7 +160,11 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     watcher,
     watcher.onDidChange(onChanged),
     watcher.onDidCreate(onChanged),
-    watcher.onDidDelete((uri) => store.delete(uri.toString())),
+    watcher.onDidDelete((uri) => {
+      store.delete(uri.toString());
+      // a stored result not shown yet (being checked again) goes too
+      void storage?.forget(uri.toString());
+    }),
     { dispose: () => pendingChanges.forEach((t) => clearTimeout(t)) },
   );
 
@@ -113,6 +174,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
       const before = settings;
       settings = readSettings((k) => vscode.workspace.getConfiguration(SECTION).get(k));
       if (settings.workerCount !== before.workerCount) pool.resize(effectiveWorkerCount(settings.workerCount, platform.hardwareConcurrency));
+      if (settings.storageMaxBytes !== before.storageMaxBytes) void storage?.trim();
       if (affectsAnalysis((k) => e.affectsConfiguration(k)) && store.size > 0) {
         const uris = store.all().map((x) => vscode.Uri.parse(x.uri));
         void classifier.classifyMany(uris, 'Re-classifying with the new thresholds', vscode.ProgressLocation.Window);
@@ -123,5 +185,9 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     }),
   );
   void vscode.commands.executeCommand('setContext', 'pdfPageDiagnostics.hasResults', false);
-  return { routesTree: { getChildren: (node?: TreeNode) => tree.getChildren(node), getTreeItem: (node: TreeNode) => tree.getTreeItem(node) } };
+  return {
+    routesTree: { getChildren: (node?: TreeNode) => tree.getChildren(node), getTreeItem: (node: TreeNode) => tree.getTreeItem(node) },
+    restored,
+    analysed: () => classifier.analysedCount,
+  };
 }

@@ -64,10 +64,13 @@ export const OPTION_SETTINGS: readonly OptionSetting[] = [
 ];
 
 /** Extension-only numeric settings (not analyzer options), with their bounds. */
-export const EXTENSION_NUMBER_SETTINGS: Readonly<Record<'maxFileSizeMB' | 'workerCount', NumericBounds & { restricted: boolean }>> = Object.freeze({
-  maxFileSizeMB: { min: 1, max: 2048, integer: false, restricted: true },
-  workerCount: { min: 0, max: 16, integer: true, restricted: true },
-});
+export const EXTENSION_NUMBER_SETTINGS: Readonly<Record<'maxFileSizeMB' | 'workerCount' | 'storage.maxMB', NumericBounds & { restricted: boolean }>> =
+  Object.freeze({
+    maxFileSizeMB: { min: 1, max: 2048, integer: false, restricted: true },
+    workerCount: { min: 0, max: 16, integer: true, restricted: true },
+    // disk the workspace's stored results may take: a workspace must not raise it for itself
+    'storage.maxMB': { min: 0, max: 10240, integer: true, restricted: true },
+  });
 
 /** Settings (full keys) whose workspace values an untrusted workspace may not set: every limit. */
 export const RESTRICTED_SETTINGS: readonly string[] = [
@@ -84,6 +87,8 @@ export const EXTENSION_DEFAULTS = Object.freeze({
   maxFileSizeMB: 256,
   /** 0 = automatic (cores − 1, at most 4) */
   workerCount: 0,
+  /** stored results per workspace, MB; 0 = store nothing */
+  storageMaxMB: 200,
 });
 
 export interface ExtensionSettings {
@@ -94,6 +99,8 @@ export interface ExtensionSettings {
   trustOcrLayer: boolean;
   maxFileSizeBytes: number;
   workerCount: number;
+  /** cap of the stored results in the workspace's storage, bytes; 0 = results are not stored */
+  storageMaxBytes: number;
 }
 
 const MAX_WORKERS = EXTENSION_NUMBER_SETTINGS.workerCount.max;
@@ -125,12 +132,14 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   const mb = get('maxFileSizeMB');
   const sizeMB = mb === 0 ? undefined : clampSetting(mb, EXTENSION_NUMBER_SETTINGS.maxFileSizeMB);
   const workers = clampSetting(get('workerCount'), EXTENSION_NUMBER_SETTINGS.workerCount);
+  const storageMB = clampSetting(get('storage.maxMB'), EXTENSION_NUMBER_SETTINGS['storage.maxMB']);
   return {
     options,
     problemRoutes,
     trustOcrLayer: typeof trust === 'boolean' ? trust : EXTENSION_DEFAULTS.trustOcrLayer,
     maxFileSizeBytes: Math.floor((sizeMB ?? EXTENSION_DEFAULTS.maxFileSizeMB) * MB),
     workerCount: workers ?? EXTENSION_DEFAULTS.workerCount,
+    storageMaxBytes: (storageMB ?? EXTENSION_DEFAULTS.storageMaxMB) * MB,
   };
 }
 

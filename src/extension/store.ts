@@ -26,6 +26,12 @@ export interface StoreEntry {
   label: string;
   stamp: Stamp;
   report: DocumentReport;
+  /**
+   * Kept in memory only, never written to the workspace's storage (persist.ts): a report the pool made up after a
+   * fault (a worker that timed out or crashed may do better next time), or one made with a password the user did not
+   * ask to remember (its metadata was decrypted with it).
+   */
+  transient?: boolean;
 }
 
 export type Listener<T> = (e: T) => void;
@@ -80,7 +86,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return toHex(h.digest());
 }
 
-function toHex(b: Uint8Array): string {
+export function toHex(b: Uint8Array): string {
   let s = '';
   for (const x of b) s += x.toString(16).padStart(2, '0');
   return s;

@@ -112,7 +112,8 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
           this.store.size <= 3 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
         );
         item.id = node.id;
-        item.contextValue = 'pdfDocument';
+        // a document that needs a password gets "Enter Password…" in its menu
+        item.contextValue = entry?.report.error?.reason === 'password-required' ? 'pdfDocumentLocked' : 'pdfDocument';
         if (!entry) return item;
         const r = entry.report;
         const v = verdictOf(r, trust);
