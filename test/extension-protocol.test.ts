@@ -275,3 +275,23 @@ test('persisted webview state is validated', () => {
   });
   assert.deepEqual(parseWebviewState({ page: -7, showBoxes: 'no', zoom: 13 }), { page: 1, showBoxes: true, zoom: 0 });
 });
+
+test('remember the place: pageChanged carries a valid zoom; load carries a valid place; anything else is dropped', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'pageChanged', page: 4, zoom: 1.5 }, 40), { type: 'pageChanged', page: 4, zoom: 1.5 });
+  assert.deepEqual(parseWebviewMessage({ type: 'pageChanged', page: 4, zoom: 1.7 }, 40), { type: 'pageChanged', page: 4 }, 'not a zoom level');
+  assert.deepEqual(parseWebviewMessage({ type: 'pageChanged', page: 4, zoom: '2' }, 40), { type: 'pageChanged', page: 4 });
+  const base = {
+    type: 'load',
+    fileName: 'a.pdf',
+    uri: 'file:///a.pdf',
+    bytes: new Uint8Array(1),
+    assets: { workerSrc: 'w', cMapUrl: 'c', standardFontDataUrl: 's', wasmUrl: 'x' },
+  };
+  const ok = parseHostMessage({ ...base, place: { page: 9, zoom: 2 } });
+  assert.ok(ok?.type === 'load');
+  assert.deepEqual(ok.place, { page: 9, zoom: 2 });
+  for (const place of [{ page: 0, zoom: 2 }, { page: 9, zoom: 9 }, { page: 9 }, 'page=9', null]) {
+    const m = parseHostMessage({ ...base, place });
+    assert.ok(m?.type === 'load' && m.place === undefined, JSON.stringify(place));
+  }
+});

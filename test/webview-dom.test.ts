@@ -443,3 +443,42 @@ test('a 1,000,000-page document: page 1 laid out at once, a bounded DOM, evidenc
   assert.equal(w.doc.activeElement?.dataset.page, '999999');
   assert.ok(w.pageEl(999_999));
 });
+
+test('remember the place: a new preview opens at the page and zoom the host remembers; a #page=N link wins over it', async () => {
+  const w = await harness();
+  w.send({
+    type: 'load',
+    fileName: 'big.pdf',
+    uri: 'file:///big.pdf',
+    bytes: new Uint8Array(4),
+    assets,
+    report: bigHead(7),
+    place: { page: 250, zoom: 2 },
+  });
+  await w.settle();
+  const zoom = all(w.root, (e) => e.classList.contains('zoom'))[0];
+  assert.equal(zoom.value, '2', 'the remembered zoom');
+  assert.ok(w.pageEl(250), 'the remembered page is in the DOM');
+  near(w.screenTop(250), 8);
+  assert.equal(parseFloat(all(w.pageEl(250)!, (e) => e.classList.contains('surface'))[0].style.width), 1224, '612 pt at 200 %');
+  assert.ok(
+    w.posted.some((m) => m.type === 'pageChanged' && m.page === 250 && m.zoom === 2),
+    'it tells the host where it is, with the zoom',
+  );
+
+  const v = await harness();
+  v.send({
+    type: 'load',
+    fileName: 'big.pdf',
+    uri: 'file:///big.pdf',
+    bytes: new Uint8Array(4),
+    assets,
+    report: bigHead(8),
+    page: 40,
+    place: { page: 250, zoom: 1 },
+  });
+  await v.settle();
+  assert.ok(v.pageEl(40), 'the page asked for');
+  near(v.screenTop(40), 8);
+  assert.equal(all(v.root, (e) => e.classList.contains('zoom'))[0].value, '1', 'with the remembered zoom');
+});

@@ -139,6 +139,8 @@ zoomSelect.addEventListener('change', () => {
   state.zoom = z;
   saveState();
   relayout();
+  // the host remembers the zoom with the page, for the next preview of this file
+  if (current) vscode.postMessage({ type: 'pageChanged', page: current, zoom: state.zoom });
 });
 pageInput.addEventListener('change', () => {
   const n = Math.floor(Number(pageInput.value));
@@ -649,7 +651,7 @@ function trackCurrent(): void {
   }
   if (n !== lastReported) {
     lastReported = n;
-    vscode.postMessage({ type: 'pageChanged', page: n });
+    vscode.postMessage({ type: 'pageChanged', page: n, zoom: state.zoom });
   }
 }
 
@@ -742,8 +744,14 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   head = m.report;
   classifying = false;
   pdfFailed = false;
-  // A restored webview returns to its page, unless the host asks for another one.
-  const startPage = m.page ?? targetPage ?? (state.uri === m.uri ? state.page : 1);
+  // A restored webview returns to its page and zoom, unless the host asks for another page; a new one opens where
+  // this file's preview was left last (the host remembers it).
+  const own = state.uri === m.uri;
+  if (!own && m.place) {
+    state.zoom = m.place.zoom;
+    applyToggles();
+  }
+  const startPage = m.page ?? targetPage ?? (own ? state.page : (m.place?.page ?? 1));
   targetPage = undefined;
   state.uri = m.uri;
   saveState();

@@ -99,7 +99,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   const metadataView = vscode.window.createTreeView(METADATA_VIEW, { treeDataProvider: metadata });
   metadata.view = metadataView;
   const problems = new ProblemsPublisher(store, getSettings);
-  const preview = new PreviewManager(context.extensionUri, store, classifier, getSettings, log);
+  const preview = new PreviewManager(context.extensionUri, store, classifier, getSettings, log, context.workspaceState);
   const status = new PdfStatusBar(store, getSettings, () => preview.activeUri());
   context.subscriptions.push(tree, treeView, metadata, metadataView, problems, preview, status);
 

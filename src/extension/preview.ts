@@ -10,8 +10,10 @@ import {
   type OverlayHead,
   type OverlayReport,
   overlayHeadOf,
+  parsePlace,
   parseWebviewMessage,
   parseWebviewState,
+  type PreviewPlace,
   type WebviewAssets,
 } from '../shared/protocol';
 import type { Classifier } from './classifier';
@@ -24,12 +26,18 @@ import { basename } from './tree';
 
 export const PREVIEW_PANEL = 'pdfPageDiagnostics.pagePreview';
 export const CUSTOM_EDITOR = 'pdfPageDiagnostics.pdfEditor';
+/** workspaceState key of the places previews were left at (uri → page, zoom), most recent last */
+const PLACES_KEY = 'pdfPageDiagnostics.previewPlaces';
+const MAX_PLACES = 500;
 
 export class PreviewManager implements vscode.Disposable {
   private readonly panels = new Set<PreviewPanel>();
   private readonly subs: vscode.Disposable[] = [];
   private readonly activeChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeActive = this.activeChanged.event;
+  /** where each file's preview was left, so a new preview of it opens there (remembered in workspaceState) */
+  private readonly places = new Map<string, PreviewPlace>();
+  private placesTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -37,8 +45,18 @@ export class PreviewManager implements vscode.Disposable {
     readonly classifier: Classifier,
     readonly settings: () => ExtensionSettings,
     readonly log: vscode.OutputChannel,
+    private readonly memento?: vscode.Memento,
   ) {
+    const saved = memento?.get<unknown>(PLACES_KEY);
+    if (Array.isArray(saved)) {
+      for (const it of saved.slice(-MAX_PLACES)) {
+        if (!Array.isArray(it) || typeof it[0] !== 'string') continue;
+        const place = parsePlace(it[1]);
+        if (place) this.places.set(it[0], place);
+      }
+    }
     this.subs.push(
+      { dispose: () => clearTimeout(this.placesTimer) },
       this.activeChanged,
       store.onDidChange((uris) => {
         for (const p of this.panels) if (uris.includes(p.key)) p.sendReport();
@@ -75,6 +93,24 @@ export class PreviewManager implements vscode.Disposable {
       webviewOptions(this.extensionUri),
     );
     this.attach(panel, uri, page, true);
+  }
+
+  /** Where the preview of `uri` was left last, if it was opened before. */
+  placeOf(uri: string): PreviewPlace | undefined {
+    return this.places.get(uri);
+  }
+
+  rememberPlace(uri: string, place: PreviewPlace): void {
+    const old = this.places.get(uri);
+    if (old && old.page === place.page && old.zoom === place.zoom) return;
+    this.places.delete(uri);
+    this.places.set(uri, place);
+    if (this.places.size > MAX_PLACES) this.places.delete(this.places.keys().next().value!);
+    if (!this.memento || this.placesTimer) return;
+    this.placesTimer = setTimeout(() => {
+      this.placesTimer = undefined;
+      void this.memento?.update(PLACES_KEY, [...this.places]);
+    }, 500);
   }
 
   /** The file of the focused panel. */
@@ -207,6 +243,7 @@ class PreviewPanel implements vscode.Disposable {
         await this.classify();
         break;
       case 'pageChanged':
+        this.manager.rememberPlace(this.key, { page: msg.page, zoom: msg.zoom ?? this.manager.placeOf(this.key)?.zoom ?? 0 });
         break;
       case 'needPages':
         this.sendPages(msg.report, msg.from, msg.to);
@@ -236,6 +273,8 @@ class PreviewPanel implements vscode.Disposable {
       if (head) msg.report = head;
       if (this.pendingPage) msg.page = this.pendingPage;
       this.pendingPage = undefined;
+      const place = this.manager.placeOf(this.key);
+      if (place) msg.place = place;
       this.post(msg);
     } catch (e) {
       this.post({ type: 'loadError', message: `Cannot read the file: ${String(e).slice(0, 300)}` });

@@ -84,9 +84,26 @@ export interface WebviewAssets {
   wasmUrl: string;
 }
 
+/** Where a preview was left: its page and zoom (0 = fit width). The host remembers it per file. */
+export interface PreviewPlace {
+  page: number;
+  zoom: number;
+}
+
 /** host → webview */
 export type HostMessage =
-  | { type: 'load'; fileName: string; uri: string; bytes: Uint8Array; assets: WebviewAssets; report?: OverlayHead; page?: number }
+  | {
+      type: 'load';
+      fileName: string;
+      uri: string;
+      bytes: Uint8Array;
+      assets: WebviewAssets;
+      report?: OverlayHead;
+      /** scroll here (a #page=N link, a Problems entry, a tree click): wins over everything else */
+      page?: number;
+      /** where this file's preview was left last time: used by a webview that has no state of its own for the file */
+      place?: PreviewPlace;
+    }
   | { type: 'report'; report?: OverlayHead; classifying?: boolean }
   | { type: 'pages'; report: number; pages: PageOverlay[] }
   | { type: 'scrollToPage'; page: number }
@@ -96,7 +113,7 @@ export type HostMessage =
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'classify' }
-  | { type: 'pageChanged'; page: number }
+  | { type: 'pageChanged'; page: number; zoom?: number }
   | { type: 'needPages'; report: number; from: number; to: number }
   | { type: 'renderError'; page: number; message: string };
 
@@ -129,8 +146,12 @@ export function parseWebviewMessage(x: unknown, pageCount = MAX_PAGE): WebviewMe
       return { type: 'ready' };
     case 'classify':
       return { type: 'classify' };
-    case 'pageChanged':
-      return isPageNumber(x.page, max) ? { type: 'pageChanged', page: x.page } : undefined;
+    case 'pageChanged': {
+      if (!isPageNumber(x.page, max)) return undefined;
+      const m: WebviewMessage = { type: 'pageChanged', page: x.page };
+      if (isZoom(x.zoom)) m.zoom = x.zoom;
+      return m;
+    }
     case 'renderError': {
       const message = shortString(x.message);
       return isPageNumber(x.page, max) && message !== undefined ? { type: 'renderError', page: x.page, message } : undefined;
@@ -275,6 +296,8 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
         if (report) m.report = report;
       }
       if (isPageNumber(x.page)) m.page = x.page;
+      const place = parsePlace(x.place);
+      if (place) m.place = place;
       return m;
     }
     case 'report': {
@@ -303,6 +326,15 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
 }
 
 export const ZOOM_LEVELS: readonly number[] = [0, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
+
+export function isZoom(x: unknown): x is number {
+  return typeof x === 'number' && ZOOM_LEVELS.includes(x);
+}
+
+/** A remembered place, or undefined when it is not one (a page number and one of ZOOM_LEVELS). */
+export function parsePlace(x: unknown): PreviewPlace | undefined {
+  return isObj(x) && isPageNumber(x.page) && isZoom(x.zoom) ? { page: x.page, zoom: x.zoom } : undefined;
+}
 
 /** Reads back persisted webview state; anything off falls back to defaults. zoom 0 means fit width. */
 export function parseWebviewState(x: unknown): WebviewState {
