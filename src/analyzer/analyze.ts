@@ -4,6 +4,7 @@
  */
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
+import { layerQuality, type ScanInput } from './layerQuality/index';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { PdfDict, PdfStream } from './objects';
@@ -79,7 +80,10 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
         continue;
       }
       const scan = scanPage(node, ctx);
-      report.pages.push(pageReport(i + 1, scan, evidenceBase, opts));
+      const pr = pageReport(i + 1, scan, evidenceBase, opts);
+      if (opts.layerQuality && (pr.route === 'ocr-layer' || pr.route === 'text') && scan.textLayer)
+        pr.evidence.layerQuality = scoreLayer(pr, scan, doc, budget, opts, report.metadata);
+      report.pages.push(pr);
       if (scan.faults.includes('budget-exceeded')) outOfTime = true;
     }
   } catch (e) {
@@ -123,6 +127,40 @@ function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' 
   if (pr.route !== 'unknown' && s.faults.length > 0) pr.reasons = [...pr.reasons, ...s.faults];
   if (s.notes.length > 0) pr.notes = s.notes.slice(0, 20);
   return pr;
+}
+
+/** The layer-quality score of a page (AnalyzerOptions.layerQuality), with the largest JPEG under the layer as witness. */
+function scoreLayer(
+  pr: PageReport,
+  s: PageScan,
+  doc: OpenedDocument,
+  budget: Budget,
+  opts: AnalyzerOptions,
+  meta: DocumentMetadata,
+): PageReport['evidence']['layerQuality'] {
+  let scan: ScanInput | undefined;
+  let best = 0;
+  for (const im of s.scanImages ?? []) {
+    const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
+    if (im.filter !== 'DCTDecode' || a <= best) continue;
+    best = a;
+    // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
+    const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+    scan = dec.data.length > 0 ? { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height } : undefined;
+  }
+  let font = '';
+  let most = -1;
+  for (const f of pr.evidence.fonts) if (f.chars > most) [font, most] = [f.baseFont || f.name, f.chars];
+  const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
+  return layerQuality({
+    layer: s.textLayer!,
+    which: pr.route === 'ocr-layer' ? 'invisible' : 'visible',
+    scan,
+    budget,
+    maxScanPixels: opts.maxScanPixels,
+    font,
+    producer,
+  });
 }
 
 function unknownPage(page: number, reason: RouteReason, base: Pick<PageEvidence, 'boxes' | 'rotate'>): PageReport {

@@ -95,7 +95,8 @@ export class TextLayerBuilder {
     const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
     this.emit(t);
     const cur = this.cur;
-    if (cur && cur.font === font && cur.size === size) {
+    const rs = round3(size);
+    if (cur && cur.font === font && cur.size === rs) {
       cur.text += t;
       cur.chars += chars;
       const r = cur.rect;
@@ -112,7 +113,7 @@ export class TextLayerBuilder {
       rect: [rect[0], rect[1], rect[2], rect[3]],
       visibility: 'visible',
       font,
-      size: round3(size),
+      size: rs,
       hScale: round3(hScale),
       chars,
     });

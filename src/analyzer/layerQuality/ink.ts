@@ -1,0 +1,103 @@
+/**
+ * Where the scan has ink, and how the layer's word boxes sit on it. The scan's luminance (jpeg.ts) is thresholded
+ * half-way between paper and the darkest print, and a summed-area table answers "how much ink inside this box" in
+ * constant time. Pure; memory is width × height × 6 bytes of the (possibly halved) image.
+ */
+import type { Matrix } from '../geometry';
+import type { Rect } from '../types';
+import type { GrayImage } from './jpeg';
+
+export interface InkMap {
+  width: number;
+  height: number;
+  /** summed-area table of ink pixels, (width + 1) × (height + 1) */
+  sat: Int32Array;
+  /** 1 where a pixel is ink */
+  ink: Uint8Array;
+  /** ink pixels in the whole image */
+  total: number;
+  /** paper and ink levels found, and whether they differ enough to tell ink at all */
+  paper: number;
+  dark: number;
+  /** page space → pixel: col = a·x + b·y + c, row = d·x + e·y + f */
+  map: [number, number, number, number, number, number];
+}
+
+/** ink must be at least this much darker than paper (of 255) for the map to mean anything */
+const MIN_CONTRAST = 48;
+
+/** Builds the ink map of an image placed by `ctm` (unit square → page). undefined when the image holds no contrast. */
+export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
+  const { width: w, height: h, data } = img;
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  const n = data.length;
+  // paper: the 60th percentile (most of a text page is paper); dark: the 0.5th percentile
+  const paper = percentile(hist, n, 0.6);
+  const dark = percentile(hist, n, 0.005);
+  if (paper - dark < MIN_CONTRAST) return undefined;
+  const thr = (paper + dark) / 2;
+  const sat = new Int32Array((w + 1) * (h + 1));
+  const ink = new Uint8Array(w * h);
+  let total = 0;
+  for (let y = 0; y < h; y++) {
+    let rowSum = 0;
+    const o = (y + 1) * (w + 1);
+    const prev = y * (w + 1);
+    const src = y * w;
+    for (let x = 0; x < w; x++) {
+      if (data[src + x] < thr) {
+        rowSum++;
+        ink[src + x] = 1;
+      }
+      sat[o + x + 1] = sat[prev + x + 1] + rowSum;
+    }
+    total += rowSum;
+  }
+  // invert ctm: page (x, y) → unit (u, v); col = u·w, row = (1 − v)·h
+  const [a, b, c, d, e, f] = ctm;
+  const det = a * d - b * c;
+  if (!(Math.abs(det) > 1e-9)) return undefined;
+  const ia = d / det;
+  const ib = -c / det;
+  const ic = -b / det;
+  const id = a / det;
+  // u = ia·(x − e) + ib·(y − f); v = ic·(x − e) + id·(y − f)
+  const map: InkMap['map'] = [ia * w, ib * w, -(ia * e + ib * f) * w, -ic * h, -id * h, h + (ic * e + id * f) * h];
+  return { width: w, height: h, sat, ink, total, paper, dark, map };
+}
+
+function percentile(hist: Uint32Array, n: number, q: number): number {
+  const target = q * n;
+  let acc = 0;
+  for (let v = 0; v < 256; v++) {
+    acc += hist[v];
+    if (acc >= target) return v;
+  }
+  return 255;
+}
+
+/** A page rectangle in pixel coordinates of the map, clipped to it: [c0, r0, c1, r1) or undefined when outside. */
+export function toPixels(m: InkMap, r: Rect): [number, number, number, number] | undefined {
+  const [a, b, c, d, e, f] = m.map;
+  const xs = [a * r[0] + b * r[1] + c, a * r[2] + b * r[1] + c, a * r[0] + b * r[3] + c, a * r[2] + b * r[3] + c];
+  const ys = [d * r[0] + e * r[1] + f, d * r[2] + e * r[1] + f, d * r[0] + e * r[3] + f, d * r[2] + e * r[3] + f];
+  const c0 = Math.max(0, Math.floor(Math.min(...xs)));
+  const c1 = Math.min(m.width, Math.ceil(Math.max(...xs)));
+  const r0 = Math.max(0, Math.floor(Math.min(...ys)));
+  const r1 = Math.min(m.height, Math.ceil(Math.max(...ys)));
+  if (c1 <= c0 || r1 <= r0) return undefined;
+  return [c0, r0, c1, r1];
+}
+
+/** ink pixels in [c0, c1) × [r0, r1) */
+export function inkIn(m: InkMap, c0: number, r0: number, c1: number, r1: number): number {
+  const W = m.width + 1;
+  const s = m.sat;
+  return s[r1 * W + c1] - s[r0 * W + c1] - s[r1 * W + c0] + s[r0 * W + c0];
+}
+
+/** pixels per page unit along x (for converting sizes) */
+export function pixelsPerUnit(m: InkMap): number {
+  return Math.hypot(m.map[0], m.map[3]);
+}

@@ -1,0 +1,431 @@
+/**
+ * A small baseline JPEG decoder (ITU-T T.81: sequential DCT, Huffman coding, 8-bit samples), written from the
+ * specification for one purpose: the luminance of a scanned page, to see where its ink is. It decodes the first
+ * component only (the Y of YCbCr, or the gray of a one-component image); the other components' coefficients are
+ * read and dropped. Progressive, lossless, arithmetic-coded and 12-bit files are refused with a typed error.
+ *
+ * Pure (no Node APIs), bounded: the caller gives the most pixels it accepts, and a clock that is asked every MCU row.
+ */
+
+export interface GrayImage {
+  width: number;
+  height: number;
+  /** row-major luminance, 0 = black */
+  data: Uint8Array;
+}
+
+export type JpegResult =
+  { ok: true; image: GrayImage } | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
+
+interface Huffman {
+  /** per code length 1..16: the largest code of that length (-1 if none), and where its values start */
+  maxCode: Int32Array;
+  valPtr: Int32Array;
+  minCode: Int32Array;
+  values: Uint8Array;
+  /** 9-bit lookahead: (length << 8) | value, 0 when the code is longer */
+  fast: Uint16Array;
+}
+
+interface Component {
+  id: number;
+  h: number;
+  v: number;
+  tq: number;
+  td: number;
+  ta: number;
+  pred: number;
+  /** blocks per line and per column of this component (padded to whole MCUs) */
+  bw: number;
+  bh: number;
+}
+
+const ZIGZAG = new Uint8Array([
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43,
+  36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+]);
+
+/**
+ * cos tables for the 8-point inverse DCT evaluated at the centres of 8 / s output samples (s = 1, 2, 4: the block's
+ * pixels, or the means of 2×2 or 4×4 of them): C[x * 8 + u] = c(u) / 2 · cos((2·xc + 1) u π / 16), xc = s·x + (s − 1) / 2.
+ */
+function cosTable(s: number): Float64Array {
+  const m = 8 / s;
+  const t = new Float64Array(m * 8);
+  for (let x = 0; x < m; x++) {
+    const xc = s * x + (s - 1) / 2;
+    for (let u = 0; u < 8; u++) t[x * 8 + u] = (u === 0 ? Math.SQRT1_2 : 1) * 0.5 * Math.cos(((2 * xc + 1) * u * Math.PI) / 16);
+  }
+  return t;
+}
+
+class Damaged extends Error {}
+
+function buildHuffman(counts: Uint8Array, values: Uint8Array): Huffman {
+  const maxCode = new Int32Array(18).fill(-1);
+  const minCode = new Int32Array(17);
+  const valPtr = new Int32Array(17);
+  const fast = new Uint16Array(512);
+  let code = 0;
+  let k = 0;
+  for (let len = 1; len <= 16; len++) {
+    const n = counts[len - 1];
+    valPtr[len] = k;
+    minCode[len] = code;
+    if (n > 0) {
+      for (let i = 0; i < n; i++) {
+        if (len <= 9) {
+          const shift = 9 - len;
+          const base = code << shift;
+          for (let j = 0; j < 1 << shift; j++) fast[base + j] = (len << 8) | values[k];
+        }
+        code++;
+        k++;
+      }
+      maxCode[len] = code - 1;
+    }
+    code <<= 1;
+  }
+  maxCode[17] = 0x7fffffff;
+  return { maxCode, valPtr, minCode, values, fast };
+}
+
+/**
+ * Decodes the luminance of a baseline JPEG. `maxPixels` bounds width × height; `outOfTime` is asked once per MCU row.
+ * Never throws.
+ */
+export function decodeJpegGray(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean = () => false, scale: 1 | 2 | 4 = 1): JpegResult {
+  try {
+    return decode(buf, maxPixels, outOfTime, scale);
+  } catch (e) {
+    return { ok: false, error: 'damaged', message: String(e instanceof Error ? e.message : e).slice(0, 160) };
+  }
+}
+
+/**
+ * `scale` 2 or 4 gives the image at half or a quarter of its size (each sample the IDCT at the centre of 2×2 or 4×4
+ * pixels), which is all an ink map needs and costs less.
+ */
+function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number): JpegResult {
+  const n = buf.length;
+  if (n < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return { ok: false, error: 'damaged', message: 'no SOI marker' };
+  const qt: Int32Array[] = [];
+  const dcTables: (Huffman | undefined)[] = [];
+  const acTables: (Huffman | undefined)[] = [];
+  let comps: Component[] = [];
+  let width = 0;
+  let height = 0;
+  let hmax = 1;
+  let vmax = 1;
+  let restart = 0;
+  let out: Uint8Array | undefined;
+  let p = 2;
+  const u16 = (at: number) => {
+    if (at + 1 >= n) throw new Damaged('truncated segment');
+    return (buf[at] << 8) | buf[at + 1];
+  };
+  while (p < n) {
+    if (buf[p] !== 0xff) {
+      p++;
+      continue;
+    }
+    const marker = buf[p + 1];
+    p += 2;
+    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      if (marker === 0xff) p--;
+      continue;
+    }
+    if (marker === 0xd9) break;
+    const len = u16(p);
+    const seg = p + 2;
+    const end = p + len;
+    if (end > n) throw new Damaged('segment past the end');
+    switch (marker) {
+      case 0xdb: {
+        let q = seg;
+        while (q < end) {
+          const pq = buf[q] >> 4;
+          const tq = buf[q] & 15;
+          q++;
+          const t = new Int32Array(64);
+          for (let i = 0; i < 64; i++) {
+            t[ZIGZAG[i]] = pq ? u16(q + 2 * i) : buf[q + i];
+          }
+          q += pq ? 128 : 64;
+          qt[tq & 3] = t;
+        }
+        break;
+      }
+      case 0xc4: {
+        let q = seg;
+        while (q < end) {
+          const tc = buf[q] >> 4;
+          const th = buf[q] & 15;
+          const counts = buf.subarray(q + 1, q + 17);
+          let total = 0;
+          for (let i = 0; i < 16; i++) total += counts[i];
+          const values = buf.slice(q + 17, q + 17 + total);
+          q += 17 + total;
+          const h = buildHuffman(counts, values);
+          if (tc === 0) dcTables[th & 3] = h;
+          else acTables[th & 3] = h;
+        }
+        break;
+      }
+      case 0xdd:
+        restart = u16(seg);
+        break;
+      case 0xc0:
+      case 0xc1: {
+        if (buf[seg] !== 8) return { ok: false, error: 'unsupported', message: `${buf[seg]}-bit samples` };
+        height = u16(seg + 1);
+        width = u16(seg + 3);
+        const nc = buf[seg + 5];
+        if (width === 0 || height === 0 || nc === 0) throw new Damaged('empty frame');
+        if (width * height > maxPixels) return { ok: false, error: 'too-large', message: `${width}×${height} pixels` };
+        comps = [];
+        for (let i = 0; i < nc; i++) {
+          const c = seg + 6 + 3 * i;
+          const h = buf[c + 1] >> 4 || 1;
+          const v = buf[c + 1] & 15 || 1;
+          comps.push({ id: buf[c], h, v, tq: buf[c + 2] & 3, td: 0, ta: 0, pred: 0, bw: 0, bh: 0 });
+          hmax = Math.max(hmax, h);
+          vmax = Math.max(vmax, v);
+        }
+        const mcusX = Math.ceil(width / (8 * hmax));
+        const mcusY = Math.ceil(height / (8 * vmax));
+        for (const c of comps) {
+          c.bw = mcusX * c.h;
+          c.bh = mcusY * c.v;
+        }
+        out = new Uint8Array(Math.ceil(width / scale) * Math.ceil(height / scale)).fill(255);
+        break;
+      }
+      case 0xc2:
+      case 0xc3:
+      case 0xc5:
+      case 0xc6:
+      case 0xc7:
+      case 0xc9:
+      case 0xca:
+      case 0xcb:
+      case 0xcd:
+      case 0xce:
+      case 0xcf:
+        return { ok: false, error: 'unsupported', message: `JPEG process SOF${marker - 0xc0} (only baseline is decoded)` };
+      case 0xda: {
+        if (!out) throw new Damaged('scan before frame');
+        const ns = buf[seg];
+        const scomps: Component[] = [];
+        for (let i = 0; i < ns; i++) {
+          const id = buf[seg + 1 + 2 * i];
+          const sel = buf[seg + 2 + 2 * i];
+          const c = comps.find((x) => x.id === id);
+          if (!c) throw new Damaged('scan names an unknown component');
+          c.td = sel >> 4;
+          c.ta = sel & 15;
+          scomps.push(c);
+        }
+        const after = scan(buf, end, scomps, comps[0], qt, dcTables, acTables, restart, width, height, hmax, vmax, out, outOfTime, scale);
+        if (after < 0) return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
+        p = after;
+        continue;
+      }
+      default:
+        break;
+    }
+    p = end;
+  }
+  if (!out) throw new Damaged('no frame');
+  return { ok: true, image: { width: Math.ceil(width / scale), height: Math.ceil(height / scale), data: out } };
+}
+
+/** Decodes one scan; returns the offset after its entropy-coded data, or -1 when time ran out. */
+function scan(
+  buf: Uint8Array,
+  start: number,
+  scomps: Component[],
+  first: Component,
+  qt: Int32Array[],
+  dcT: (Huffman | undefined)[],
+  acT: (Huffman | undefined)[],
+  restart: number,
+  width: number,
+  height: number,
+  hmax: number,
+  vmax: number,
+  out: Uint8Array,
+  outOfTime: () => boolean,
+  scale: number,
+): number {
+  const COS = cosTable(scale);
+  const m = 8 / scale;
+  const ow = Math.ceil(width / scale);
+  const oh = Math.ceil(height / scale);
+  const n = buf.length;
+  let pos = start;
+  let bits = 0;
+  let nbits = 0;
+  let hitMarker = false;
+  const fill = () => {
+    while (nbits <= 24) {
+      let b = 0;
+      if (!hitMarker && pos < n) {
+        b = buf[pos];
+        if (b === 0xff) {
+          const nx = buf[pos + 1];
+          if (nx === 0) pos += 2;
+          else {
+            hitMarker = true;
+            b = 0;
+          }
+        } else pos++;
+      }
+      bits = (bits << 8) | b;
+      nbits += 8;
+    }
+  };
+  const getBits = (k: number): number => {
+    if (k === 0) return 0;
+    if (nbits < k) fill();
+    nbits -= k;
+    return (bits >>> nbits) & ((1 << k) - 1);
+  };
+  const decodeSym = (h: Huffman): number => {
+    if (nbits < 16) fill();
+    const look = (bits >>> (nbits - 9)) & 511;
+    const f = h.fast[look];
+    if (f !== 0) {
+      nbits -= f >> 8;
+      return f & 255;
+    }
+    let code = 0;
+    for (let len = 1; len <= 16; len++) {
+      code = (code << 1) | ((bits >>> (nbits - len)) & 1);
+      if (h.maxCode[len] >= 0 && code <= h.maxCode[len] && code >= h.minCode[len]) {
+        nbits -= len;
+        return h.values[h.valPtr[len] + code - h.minCode[len]];
+      }
+    }
+    throw new Damaged('bad Huffman code');
+  };
+  const extend = (v: number, t: number) => (v < 1 << (t - 1) ? v - (1 << t) + 1 : v);
+  const coef = new Int32Array(64);
+  const tmp = new Float64Array(64);
+  const decodeBlock = (c: Component, store: boolean, bx: number, by: number) => {
+    const dc = dcT[c.td];
+    const ac = acT[c.ta];
+    if (!dc || !ac) throw new Damaged('missing Huffman table');
+    const t = decodeSym(dc);
+    const diff = t === 0 ? 0 : extend(getBits(t), t);
+    c.pred += diff;
+    if (store) {
+      coef.fill(0);
+      coef[0] = c.pred;
+    }
+    let allZero = true;
+    for (let k = 1; k < 64;) {
+      const rs = decodeSym(ac);
+      const r = rs >> 4;
+      const s = rs & 15;
+      if (s === 0) {
+        if (r === 15) {
+          k += 16;
+          continue;
+        }
+        break;
+      }
+      k += r;
+      if (k > 63) break;
+      const v = extend(getBits(s), s);
+      if (store) {
+        coef[ZIGZAG[k]] = v;
+        allZero = false;
+      }
+      k++;
+    }
+    if (!store) return;
+    const q = qt[c.tq];
+    if (!q) throw new Damaged('missing quantisation table');
+    const x0 = bx * m;
+    const y0 = by * m;
+    if (allZero) {
+      const val = clamp(Math.round((coef[0] * q[0]) / 8 + 128));
+      for (let y = 0; y < m; y++) {
+        const yy = y0 + y;
+        if (yy >= oh) break;
+        const row = yy * ow;
+        for (let x = 0; x < m && x0 + x < ow; x++) out[row + x0 + x] = val;
+      }
+      return;
+    }
+    for (let i = 0; i < 64; i++) coef[i] *= q[i];
+    // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency)
+    for (let v = 0; v < 8; v++) {
+      for (let x = 0; x < m; x++) {
+        let s = 0;
+        for (let u = 0; u < 8; u++) s += COS[x * 8 + u] * coef[v * 8 + u];
+        tmp[v * 8 + x] = s;
+      }
+    }
+    for (let x = 0; x < m; x++) {
+      const xx = x0 + x;
+      if (xx >= ow) break;
+      for (let y = 0; y < m; y++) {
+        const yy = y0 + y;
+        if (yy >= oh) break;
+        let s = 0;
+        for (let v = 0; v < 8; v++) s += COS[y * 8 + v] * tmp[v * 8 + x];
+        out[yy * ow + xx] = clamp(Math.round(s + 128));
+      }
+    }
+  };
+  // the first component is stored only at full resolution (h = v = hmax = vmax): a subsampled Y is rare in scans
+  const storeFirst = first.h === hmax && first.v === vmax;
+  const resetRestart = () => {
+    // skip to the RSTn marker, past it
+    nbits = 0;
+    bits = 0;
+    if (hitMarker) hitMarker = false;
+    while (pos < n && !(buf[pos] === 0xff && buf[pos + 1] >= 0xd0 && buf[pos + 1] <= 0xd7)) pos++;
+    if (pos < n) pos += 2;
+    for (const c of scomps) c.pred = 0;
+  };
+  let mcu = 0;
+  if (scomps.length === 1) {
+    const c = scomps[0];
+    // a single-component scan covers the component's own size in blocks, not padded MCUs
+    const bw = Math.ceil(Math.ceil((width * c.h) / hmax) / 8);
+    const bh = Math.ceil(Math.ceil((height * c.v) / vmax) / 8);
+    const store = c === first && storeFirst;
+    for (let by = 0; by < bh; by++) {
+      if (outOfTime()) return -1;
+      for (let bx = 0; bx < bw; bx++) {
+        if (restart && mcu > 0 && mcu % restart === 0) resetRestart();
+        decodeBlock(c, store, bx, by);
+        mcu++;
+      }
+    }
+  } else {
+    const mcusX = Math.ceil(width / (8 * hmax));
+    const mcusY = Math.ceil(height / (8 * vmax));
+    for (let my = 0; my < mcusY; my++) {
+      if (outOfTime()) return -1;
+      for (let mx = 0; mx < mcusX; mx++) {
+        if (restart && mcu > 0 && mcu % restart === 0) resetRestart();
+        for (const c of scomps) {
+          const store = c === first && storeFirst;
+          for (let v = 0; v < c.v; v++) for (let h = 0; h < c.h; h++) decodeBlock(c, store, mx * c.h + h, my * c.v + v);
+        }
+        mcu++;
+      }
+    }
+  }
+  // find the next marker after the entropy-coded data
+  while (pos < n && !(buf[pos] === 0xff && buf[pos + 1] !== 0 && !(buf[pos + 1] >= 0xd0 && buf[pos + 1] <= 0xd7))) pos++;
+  return pos;
+}
+
+function clamp(v: number): number {
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+}

@@ -1,0 +1,140 @@
+// The layer-quality score (AnalyzerOptions.layerQuality): the baseline JPEG decoder against pdf.js's (a dev
+// dependency, used here only as a witness), the language evidence, and the score on synthetic layers.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
+import { languageEvidence } from '../src/analyzer/layerQuality/language';
+import { layerQuality } from '../src/analyzer/layerQuality/index';
+import { analyzePdfSync } from '../src/analyzer/index';
+import type { GlyphRun, TextLayer } from '../src/analyzer/types';
+
+const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'ocr-quality', 'files');
+
+/** the first DCTDecode stream of a PDF, found crudely (the files here are uncompressed at the object level) */
+function firstJpeg(pdf: Buffer): Uint8Array | undefined {
+  const s = pdf.toString('latin1');
+  const i = s.indexOf('/DCTDecode');
+  if (i < 0) return undefined;
+  const st = s.indexOf('stream', i) + 7;
+  return new Uint8Array(pdf.subarray(st, s.indexOf('endstream', st)));
+}
+
+test('the JPEG decoder agrees with pdf.js to within rounding on a scan of the ocr-quality data', async (t) => {
+  let pdf: Buffer;
+  try {
+    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
+  } catch {
+    t.skip('../shared/ocr-quality is absent');
+    return;
+  }
+  const jpg = firstJpeg(pdf)!;
+  const mine = decodeJpegGray(jpg, 1e8);
+  assert.ok(mine.ok);
+  // @ts-expect-error pdf.js ships no types for its image decoders
+  const { JpegImage } = (await import('pdfjs-dist/image_decoders/pdf.image_decoders.mjs')) as {
+    JpegImage: new () => { parse(b: Uint8Array): void; width: number; height: number; getData(o: object): Uint8Array };
+  };
+  const j = new JpegImage();
+  j.parse(jpg);
+  const ref = j.getData({ width: j.width, height: j.height, forceRGB: false, isSourcePDF: true });
+  assert.equal(mine.image.width, j.width);
+  assert.equal(mine.image.height, j.height);
+  let worst = 0;
+  for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(ref[i] - mine.image.data[i]));
+  assert.ok(worst <= 1, `largest difference ${worst}`);
+  const half = decodeJpegGray(jpg, 1e8, () => false, 2);
+  assert.ok(half.ok && half.image.width === Math.ceil(j.width / 2));
+});
+
+test('the JPEG decoder refuses what it does not read, with a typed error, and stops on the clock', () => {
+  assert.deepEqual(decodeJpegGray(new Uint8Array([1, 2, 3, 4]), 1e6), { ok: false, error: 'damaged', message: 'no SOI marker' });
+  // SOI, then a progressive frame header
+  const prog = new Uint8Array([0xff, 0xd8, 0xff, 0xc2, 0, 11, 8, 0, 8, 0, 8, 1, 1, 0x11, 0]);
+  const r = decodeJpegGray(prog, 1e6);
+  assert.equal(r.ok ? 'ok' : r.error, 'unsupported');
+  const big = new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0, 11, 8, 0x10, 0, 0x10, 0, 1, 1, 0x11, 0]);
+  const r2 = decodeJpegGray(big, 1000);
+  assert.equal(r2.ok ? 'ok' : r2.error, 'too-large');
+});
+
+test('language evidence: prose reads as its language, shifted letters do not', () => {
+  const en = 'The quick brown fox jumps over the lazy dog and everyone has the right to freedom of opinion and expression.';
+  const de = 'Jeder hat das Recht auf Meinungsfreiheit und freie Meinungsäußerung; dieses Recht schließt die Freiheit ein.';
+  const ru = 'Каждый человек имеет право на свободу убеждений и на свободное выражение их; это право включает свободу.';
+  assert.equal(languageEvidence(en).language, 'en');
+  assert.equal(languageEvidence(de).language, 'de');
+  assert.equal(languageEvidence(ru).language, 'ru');
+  const caesar = en.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 3) % 26) + 97));
+  assert.ok(languageEvidence(caesar).bitsPerChar > languageEvidence(en).bitsPerChar + 1.5);
+  assert.ok(languageEvidence(caesar).wordLike < 0.3 && languageEvidence(en).wordLike > 0.6);
+});
+
+function layerOf(words: string[], widthPerChar: (w: string, i: number) => number): TextLayer {
+  const runs: GlyphRun[] = words.map((w, i) => {
+    const x = 72 + (i % 8) * 60;
+    const y = 700 - Math.floor(i / 8) * 14;
+    return {
+      text: w,
+      rect: [x, y - 2, x + widthPerChar(w, i) * w.length, y + 8],
+      visibility: 'invisible',
+      font: 'F1',
+      size: 10,
+      hScale: 1,
+      chars: w.length,
+    };
+  });
+  return { runs, runCount: runs.length, text: words.join(' ') };
+}
+
+test('the score ranks a good layer above garbled and misplaced ones, and says why', () => {
+  const words =
+    'everyone has the right to freedom of opinion and expression this right includes freedom to hold opinions without interference and to seek receive and impart information and ideas through any media regardless of frontiers'.split(
+      ' ',
+    );
+  const good = layerQuality({ layer: layerOf(words, () => 5), which: 'invisible' });
+  const caesar = words.map((w) => w.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 3) % 26) + 97)));
+  const bad = layerQuality({ layer: layerOf(caesar, () => 5), which: 'invisible' });
+  // the right words in the wrong boxes: widths no longer fit the letters
+  const shuffled = layerQuality({ layer: layerOf(words, (w, i) => (i % 3 === 0 ? 12 : i % 3 === 1 ? 2.5 : 5)), which: 'invisible' });
+  assert.ok(good.score > 0.75 && !good.reocr, JSON.stringify(good));
+  assert.ok(bad.score < good.score && bad.reocr, JSON.stringify(bad));
+  assert.ok(shuffled.score < good.score, JSON.stringify(shuffled));
+  assert.ok((shuffled.signals.widthSpread as number) > (good.signals.widthSpread as number));
+  assert.equal(good.signals.image, 'no scan image');
+  for (const k of ['wordLike', 'widthSpread', 'bitsPerChar', 'estimatedCer']) assert.equal(typeof good.signals[k], 'number', k);
+});
+
+test('a cut layer is never a confident keep', () => {
+  const words = 'everyone has the right to freedom of opinion and expression this right includes freedom to hold opinions'.split(' ');
+  const l = layerOf(words, () => 5);
+  l.cut = 'runs';
+  const q = layerQuality({ layer: l, which: 'invisible' });
+  assert.ok(q.score <= 0.75, JSON.stringify(q));
+  assert.equal(q.signals.incomplete, 'runs');
+});
+
+test('off by default; on, ocr-layer pages of the data get a score and nothing else changes', (t) => {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(join(SHARED, '002-man-sed.pdf')));
+  } catch {
+    t.skip('../shared/ocr-quality is absent');
+    return;
+  }
+  const off = analyzePdfSync(bytes);
+  const on = analyzePdfSync(bytes, { layerQuality: true });
+  for (const p of off.pages) assert.equal(p.evidence.layerQuality, undefined);
+  on.pages.forEach((p, i) => {
+    assert.equal(p.route, off.pages[i].route);
+    assert.equal(p.evidence.textLayer, undefined, 'the layer itself is only reported with textLayer');
+    const q = p.evidence.layerQuality!;
+    assert.ok(q.score >= 0 && q.score <= 1 && typeof q.reocr === 'boolean');
+    assert.equal(typeof q.signals.inkCovered, 'number');
+  });
+  // page 1 is a Caesar-shifted layer
+  assert.equal(on.pages[0].evidence.layerQuality!.reocr, true);
+});
