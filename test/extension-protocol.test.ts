@@ -295,3 +295,7 @@ test('remember the place: pageChanged carries a valid zoom; load carries a valid
     assert.ok(m?.type === 'load' && m.place === undefined, JSON.stringify(place));
   }
 });
+
+test('toggleBoxes from the host (a keybinding) parses; it carries nothing', () => {
+  assert.deepEqual(parseHostMessage({ type: 'toggleBoxes', extra: 1 }), { type: 'toggleBoxes' });
+});

@@ -128,11 +128,12 @@ function saveState(): void {
   vscode.setState(state);
 }
 
-boxesToggle.addEventListener('click', () => {
+function toggleBoxes(): void {
   state.showBoxes = !state.showBoxes;
   applyToggles();
   saveState();
-});
+}
+boxesToggle.addEventListener('click', toggleBoxes);
 zoomSelect.addEventListener('change', () => {
   const z = Number(zoomSelect.value);
   if (!ZOOM_LEVELS.includes(z)) return;
@@ -885,6 +886,9 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'scrollToPage':
       if (layout && layout.count) scrollToPage(m.page, true);
       else targetPage = m.page;
+      break;
+    case 'toggleBoxes':
+      toggleBoxes();
       break;
     case 'loadError':
       setBanner(m.message, 'error');

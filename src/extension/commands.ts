@@ -151,6 +151,20 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     await d.clearStorage();
   });
 
+  // Keyboard in the preview (keybindings in package.json, active while a preview has focus)
+  const nav = (how: Parameters<PreviewManager['navigate']>[0]) => () => {
+    const r = d.preview.navigate(how);
+    if (!r) void vscode.window.showInformationMessage('Open a page preview first.');
+    else if ('none' in r) vscode.window.setStatusBarMessage(r.none, 3000);
+  };
+  reg('pdfPageDiagnostics.preview.nextPage', nav('next'));
+  reg('pdfPageDiagnostics.preview.previousPage', nav('previous'));
+  reg('pdfPageDiagnostics.preview.nextOcrPage', nav('nextOcr'));
+  reg('pdfPageDiagnostics.preview.previousOcrPage', nav('previousOcr'));
+  reg('pdfPageDiagnostics.preview.toggleBoxes', () => {
+    if (!d.preview.toggleBoxes()) void vscode.window.showInformationMessage('Open a page preview first.');
+  });
+
   reg('pdfPageDiagnostics.enterPassword', async (arg0?: unknown) => {
     const uri = toUri(arg0) ?? (await pickLocked(d));
     if (uri) await enterPassword(d, uri);

@@ -18,7 +18,7 @@ import {
 } from '../shared/protocol';
 import type { Classifier } from './classifier';
 import { humanSize, isPdfUri } from './classifier';
-import { overlayOf } from './model';
+import { overlayOf, verdictOf } from './model';
 import type { ExtensionSettings } from './settings';
 import type { ReportStore } from './store';
 import { buildWebviewHtml, makeNonce } from './webviewHtml';
@@ -113,6 +113,42 @@ export class PreviewManager implements vscode.Disposable {
     }, 500);
   }
 
+  /** The focused preview (panel or custom editor), or the only one open. */
+  private activePanel(): PreviewPanel | undefined {
+    for (const p of this.panels) if (p.panel.active) return p;
+    return this.panels.size === 1 ? [...this.panels][0] : undefined;
+  }
+
+  /**
+   * Keyboard navigation of the focused preview: `delta` pages on, or to the next (previous) page that needs OCR after
+   * the page shown, wrapping around. Returns what it did, for a status message; undefined without a preview.
+   */
+  navigate(how: 'next' | 'previous' | 'nextOcr' | 'previousOcr'): { page: number } | { none: string } | undefined {
+    const p = this.activePanel();
+    if (!p) return undefined;
+    const entry = this.store.get(p.key);
+    const count = entry?.report.pageCount || p.currentPage;
+    const at = p.currentPage;
+    let page: number | undefined;
+    if (how === 'next') page = Math.min(count, at + 1);
+    else if (how === 'previous') page = Math.max(1, at - 1);
+    else {
+      const ocr = entry ? verdictOf(entry.report, this.settings().trustOcrLayer).ocrPages : [];
+      if (ocr.length === 0) return { none: entry ? 'No page of this PDF needs OCR.' : 'Classify this PDF first.' };
+      page = how === 'nextOcr' ? (ocr.find((n) => n > at) ?? ocr[0]) : ([...ocr].reverse().find((n) => n < at) ?? ocr[ocr.length - 1]);
+    }
+    p.scrollTo(page);
+    return { page };
+  }
+
+  /** Shows or hides the image boxes in the focused preview. */
+  toggleBoxes(): boolean {
+    const p = this.activePanel();
+    if (!p) return false;
+    void p.panel.webview.postMessage({ type: 'toggleBoxes' } satisfies HostMessage);
+    return true;
+  }
+
   /** The file of the focused panel. */
   activeUri(): vscode.Uri | undefined {
     for (const p of this.panels) if (p.panel.active) return p.uri;
@@ -182,6 +218,8 @@ interface SentReport {
 
 class PreviewPanel implements vscode.Disposable {
   readonly key: string;
+  /** the page the webview reports it shows (pageChanged), or the one it was asked to open at */
+  currentPage = 1;
   private sent: SentReport | undefined;
   private pendingPage: number | undefined;
   private readonly subs: vscode.Disposable[] = [];
@@ -196,6 +234,7 @@ class PreviewPanel implements vscode.Disposable {
   ) {
     this.key = uri.toString();
     this.pendingPage = page;
+    this.currentPage = page ?? manager.placeOf(this.key)?.page ?? 1;
     const webview = panel.webview;
     webview.options = webviewOptions(manager.extensionUri);
     const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(manager.extensionUri, ...p)).toString();
@@ -243,6 +282,7 @@ class PreviewPanel implements vscode.Disposable {
         await this.classify();
         break;
       case 'pageChanged':
+        this.currentPage = msg.page;
         this.manager.rememberPlace(this.key, { page: msg.page, zoom: msg.zoom ?? this.manager.placeOf(this.key)?.zoom ?? 0 });
         break;
       case 'needPages':
@@ -318,6 +358,7 @@ class PreviewPanel implements vscode.Disposable {
   }
 
   scrollTo(page: number): void {
+    this.currentPage = page;
     // A hidden webview is not alive; when it is rebuilt it asks for 'load' again and the page goes with that.
     this.pendingPage = page;
     void this.panel.webview.postMessage({ type: 'scrollToPage', page } satisfies HostMessage).then((delivered) => {

@@ -107,6 +107,8 @@ export type HostMessage =
   | { type: 'report'; report?: OverlayHead; classifying?: boolean }
   | { type: 'pages'; report: number; pages: PageOverlay[] }
   | { type: 'scrollToPage'; page: number }
+  /** the "Toggle Image Boxes" command (a keybinding while the preview has focus) */
+  | { type: 'toggleBoxes' }
   | { type: 'loadError'; message: string };
 
 /** webview → host */
@@ -316,6 +318,8 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
     }
     case 'scrollToPage':
       return isPageNumber(x.page) ? { type: 'scrollToPage', page: x.page } : undefined;
+    case 'toggleBoxes':
+      return { type: 'toggleBoxes' };
     case 'loadError': {
       const message = shortString(x.message);
       return message !== undefined ? { type: 'loadError', message } : undefined;

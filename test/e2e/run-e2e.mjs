@@ -12,7 +12,19 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import util from 'node:util';
-import { CACHE, ROOT, checkInstalled, contextMenu, installVsix, makeProfile, openBrowser, runCommand, startServer, waitFor } from './harness.mjs';
+import {
+  CACHE,
+  ROOT,
+  checkInstalled,
+  contextMenu,
+  installVsix,
+  makeProfile,
+  openBrowser,
+  runCommand,
+  sleep,
+  startServer,
+  waitFor,
+} from './harness.mjs';
 import { makeBulk, makeWorkspace } from './workspace.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -352,6 +364,125 @@ await step('dark theme screenshots', page, async () => {
   await page.screenshot({ path: path.join(SHOTS, 'problems-dark.png') });
 });
 
+// Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
+const filesUnder = (dir) =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true })
+        .map((f) => path.join(dir, String(f)))
+        .filter((f) => fs.statSync(f).isFile())
+    : [];
+// The extension's output channel, as the node extension host writes it to the profile's logs: the newest file of that
+// name is the current window's.
+const outputLog = () => {
+  const logs = filesUnder(path.join(RUN, 'user-data', 'logs')).filter((f) => /PDF Page Diagnostics\.log$/.test(f));
+  logs.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
+  return logs.length
+    ? { file: logs[logs.length - 1], text: fs.readFileSync(logs[logs.length - 1], 'utf8'), count: logs.length }
+    : { text: '', count: 0 };
+};
+// The extension's workspace storage (context.storageUri): where its results are kept.
+const storedFiles = () =>
+  filesUnder(path.join(RUN, 'user-data', 'User', 'workspaceStorage')).filter((f) => f.includes(`${EXT_ID}${path.sep}results`));
+
+// 11. a Problems entry leads to its page: the entry's code link opens the page preview at that page
+await step('a Problems entry opens the preview at its page', page, async () => {
+  await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
+  await runCommand(page, 'View: Focus Problems');
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: /Page 4 needs OCR/ }).first();
+  await row.waitFor({ timeout: 15_000 });
+  const link = row.locator('.code-link a, a.monaco-link').first();
+  const href = (await link.getAttribute('href').catch(() => '')) ?? '';
+  check(
+    /^command:pdfPageDiagnostics\.showPagePreview\?/.test(href) && /mixed\.pdf/.test(decodeURIComponent(href)),
+    `the entry's code links to the page preview: ${decodeURIComponent(href).slice(0, 120)}`,
+  );
+  await link.click();
+  await waitFor(async () => /Pages: mixed\.pdf/.test(await activeTab()), 'the preview of mixed.pdf as the active tab', 30_000);
+  const value = await waitFor(
+    async () => {
+      const v = await webviewFrame().locator('.page-input').inputValue({ timeout: 2000 });
+      return v === '4' && v;
+    },
+    'the preview at page 4',
+    60_000,
+  );
+  check(value === '4', `the preview opened at page 4 (page box says ${value})`);
+  const current = await webviewFrame()
+    .locator('.page-link.current')
+    .first()
+    .getAttribute('data-page', { timeout: 5000 })
+    .catch(() => '');
+  check(current === '4', `the page list marks page 4 as current: ${current}`);
+  await page.screenshot({ path: path.join(SHOTS, 'problems-to-page-dark.png') });
+});
+
+// 11b. the keyboard in the preview: keybindings that apply while the preview has focus
+await step('keyboard: previous/next page, next page that needs OCR, toggle boxes', page, async () => {
+  const pageBox = () => webviewFrame().locator('.page-input').inputValue({ timeout: 2000 });
+  await webviewFrame().locator('main.pages').focus();
+  await page.keyboard.press('Alt+PageUp');
+  await waitFor(async () => (await pageBox()) === '3', 'page 3 after Alt+PageUp', 15_000);
+  await page.keyboard.press('Alt+PageUp');
+  await waitFor(async () => (await pageBox()) === '2', 'page 2 after Alt+PageUp', 15_000);
+  await page.keyboard.press('Alt+O');
+  const ocr = await waitFor(async () => (await pageBox()) === '4' && '4', 'page 4 (the page that needs OCR) after Alt+O', 15_000);
+  check(ocr === '4', 'Alt+PageUp goes a page back; Alt+O goes to the next page that needs OCR (4)');
+  const hidden = () =>
+    webviewFrame()
+      .locator('body')
+      .evaluate((b) => b.classList.contains('hide-boxes'));
+  const before = await hidden();
+  await page.keyboard.press('Alt+B');
+  const toggled = await waitFor(async () => (await hidden()) !== before, 'the boxes toggled by Alt+B', 15_000).catch(() => false);
+  check(toggled, `Alt+B toggles the image boxes (hidden before: ${before})`);
+  await page.keyboard.press('Alt+B');
+});
+
+// 12. the password prompt: "Enter Password…" on the locked document classifies it with its password; the password is
+// in neither the export nor the log nor the stored results
+const PASSWORD = 'secret'; // test/fixtures/analyzer/06-enc-user-password.pdf
+await step('the password prompt opens an encrypted file, and the password is not exported', page, async () => {
+  await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  const lockedRow = routesView().locator('.monaco-list-row', { hasText: 'locked.pdf' }).first();
+  await lockedRow.waitFor({ timeout: 15_000 });
+  await contextMenu(page, lockedRow, 'Enter Password…', async () => {}, 30_000);
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  check((await input.getAttribute('type')) === 'password', 'the input box masks the password');
+  await input.fill(PASSWORD);
+  await page.keyboard.press('Enter');
+  const remember = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Remember$/ }) }).first();
+  await remember.waitFor({ timeout: 15_000 });
+  await remember.click();
+  const row = await waitFor(
+    async () => (await treeRows()).find((r) => r.startsWith('locked.pdf') && !/password/i.test(r)),
+    'locked.pdf classified with its password',
+    60_000,
+  );
+  check(/no OCR needed|text/.test(row), `the encrypted file is classified with its password: "${row}"`);
+  // Export Report… writes through the save dialog (VS Code's own in the browser): accept the proposed path.
+  const target = path.join(WS, 'pdf-pages.jsonl');
+  fs.rmSync(target, { force: true });
+  await runCommand(page, 'PDF Page Diagnostics: Export Report…');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15_000 });
+  await page.locator('.quick-input-widget input').fill(target);
+  await page.keyboard.press('Enter');
+  await waitFor(() => fs.existsSync(target) && fs.statSync(target).size > 0, 'the export on disk', 30_000);
+  const exported = fs.readFileSync(target, 'utf8');
+  const locked = exported.split('\n').find((l) => l.includes('locked.pdf')) ?? '';
+  check(/"route":"text"/.test(locked) || /"text":1/.test(locked), `the export holds locked.pdf classified: ${locked.slice(0, 160)}`);
+  check(!exported.includes(PASSWORD), 'the password is not in the export');
+  check(!outputLog().text.includes(PASSWORD) && outputLog().text.length > 0, 'the password is not in the extension log');
+  await sleep(1000); // the result storage writes its index a moment after a change
+  const stored = storedFiles();
+  check(
+    stored.length > 0 && stored.every((f) => !fs.readFileSync(f, 'utf8').includes(PASSWORD)),
+    `the password is in none of the ${stored.length} stored result files`,
+  );
+});
+
 // 7b. a workspace run over big files, cancelled from its progress notification: the cancel takes effect
 await step('classify all can be cancelled', page, async () => {
   const bulk = makeBulk(WS, 6, 30_000); // 6 files of 30 000 pages, analysed one after another in about 2 s each
@@ -402,8 +533,60 @@ await step('classify all can be cancelled', page, async () => {
   fs.rmSync(bulk, { recursive: true, force: true });
 });
 
+// 13. results that last: after a window reload the tree shows the results again, and nothing was analysed again
+await step('results are back after a window reload, without analysis', page, async () => {
+  const before = (await treeRows()).filter((r) => /\.pdf/.test(r) && !/^Page /.test(r));
+  const logsBefore = outputLog().count;
+  await runCommand(page, 'Developer: Reload Window');
+  await page.waitForLoadState('domcontentloaded');
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  const rows = await waitFor(
+    async () => {
+      const r = await treeRows();
+      return ['mixed.pdf', 'scan.pdf', 'locked.pdf', 'text.pdf'].every((n) => r.some((x) => x.startsWith(n))) && r;
+    },
+    'the classified PDFs in the tree after the reload',
+    90_000,
+  );
+  check(
+    rows.some((r) => /^mixed\.pdf needs OCR: page 4/.test(r)),
+    `after the reload mixed.pdf says it needs OCR on page 4 (${before.length} documents before, ${rows.filter((r) => /\.pdf/.test(r) && !/^Page /.test(r)).length} after)`,
+  );
+  check(
+    rows.some((r) => r.startsWith('locked.pdf') && !/password/i.test(r)),
+    'the file opened with a remembered password is still classified',
+  );
+  const log = await waitFor(
+    async () => {
+      const l = outputLog();
+      return l.count > logsBefore && /restored \d+ stored result/.test(l.text) && l;
+    },
+    "the new window's log",
+    30_000,
+  );
+  const restoredLine = /restored (\d+) stored result.*/.exec(log.text);
+  check(Number(restoredLine?.[1]) >= 7, `the results came from storage: "${restoredLine?.[0]}"`);
+  check(
+    !/^.*analysed .* in \d+ ms$/m.test(log.text),
+    `no file was analysed again after the reload${/analysed .* in \d+ ms/.test(log.text) ? ': ' + /analysed .* in \d+ ms/.exec(log.text)[0] : ''}`,
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'reload-dark.png') });
+});
+
 // 10. every screenshot was written by this run
-const shots = ['tree-light', 'problems-light', 'metadata-light', 'webview-light', 'tree-dark', 'problems-dark', 'metadata-dark', 'webview-dark'];
+const shots = [
+  'tree-light',
+  'problems-light',
+  'metadata-light',
+  'webview-light',
+  'tree-dark',
+  'problems-dark',
+  'metadata-dark',
+  'webview-dark',
+  'problems-to-page-dark',
+  'reload-dark',
+];
 const stale = shots.filter((n) => !fs.existsSync(path.join(SHOTS, `${n}.png`)) || fs.statSync(path.join(SHOTS, `${n}.png`)).mtimeMs < t0);
 check(stale.length === 0, `screenshots written by this run (light and dark): ${stale.length ? 'missing ' + stale.join(', ') : shots.join(', ')}`);
 

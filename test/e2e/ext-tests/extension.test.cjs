@@ -89,6 +89,23 @@ suite('extension host', () => {
     );
   });
 
+  test('Problems entries claim no text position and link to their page', async () => {
+    const d = diags('docs/mixed.pdf').find((x) => codeOf(x) === 'ocr');
+    assert.ok(d, 'the ocr entry of mixed.pdf');
+    assert.ok(d.range.isEmpty && d.range.start.line === 0 && d.range.start.character === 0, JSON.stringify(d.range));
+    assert.strictEqual(d.code.target.scheme, 'command');
+    assert.strictEqual(d.code.target.path, 'pdfPageDiagnostics.showPagePreview');
+    assert.deepStrictEqual(JSON.parse(decodeURIComponent(d.code.target.query)), [file('docs/mixed.pdf').toString(), 4]);
+    const locked = diags('docs/more/locked.pdf').find((x) => codeOf(x) === 'password-required');
+    assert.strictEqual(locked.code.target.path, 'pdfPageDiagnostics.enterPassword');
+  });
+
+  test('the stored results of this window are kept in its workspace storage', async () => {
+    const restored = await ext().exports.restored;
+    assert.ok(restored, 'a folder is open: results are stored');
+    assert.ok(ext().exports.analysed() >= 1, 'files were analysed in this window');
+  });
+
   test('Clear Results empties the tree and the diagnostics collection', async () => {
     await vscode.commands.executeCommand('pdfPageDiagnostics.clearResults');
     assert.deepStrictEqual(await treeRows(), []);
