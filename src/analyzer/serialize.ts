@@ -20,6 +20,10 @@ export interface PageRecord {
   boxes: PageReport['evidence']['boxes'];
   rotate: number;
   notes?: string[];
+  /** the text layer (AnalyzerOptions.textLayer) */
+  textLayer?: PageReport['evidence']['textLayer'];
+  /** the layer's quality (AnalyzerOptions.layerQuality): { score, reocr, signals } */
+  layerQuality?: PageReport['evidence']['layerQuality'];
 }
 
 export interface FileRecord {
@@ -59,6 +63,8 @@ export function pageRecord(p: PageReport): PageRecord {
     rotate: e.rotate,
   };
   if (p.notes) r.notes = p.notes;
+  if (e.layerQuality) r.layerQuality = e.layerQuality;
+  if (e.textLayer) r.textLayer = e.textLayer;
   return r;
 }
 

@@ -27,6 +27,10 @@ options:
       --max-bytes N       refuse inputs larger than N bytes; suffixes K, M, G (default 512M); stdin included
   -P, --password P        try this password after the empty one
   -L, --limit NAME=VALUE  set an analyzer limit or threshold, e.g. --limit timeBudgetMs=5000 (repeatable)
+      --layer-quality     score the text layer of ocr-layer and text pages (layerQuality in --json, a 'layer'
+                          column with -p, the pages to re-OCR per file and in the summary); it decodes each scan
+                          image, so it costs time: off by default
+      --text-layer        with --json: each page's text layer (glyph runs with boxes, reading-order text)
   -q, --quiet             no progress and no summary on standard error
   -h, --help              this help
   -V, --version           the program's and the analyzer's versions
@@ -57,6 +61,10 @@ export interface CliArgs {
   nul: boolean;
   quiet: boolean;
   limits: Partial<AnalyzerOptions>;
+  /** --layer-quality */
+  layerQuality: boolean;
+  /** --text-layer */
+  textLayer: boolean;
 }
 
 /** What the command line asks for: a run, a text to print (help, version), or a usage error. */
@@ -74,6 +82,8 @@ const OPTIONS = {
   password: { type: 'string', short: 'P' },
   limit: { type: 'string', short: 'L', multiple: true },
   quiet: { type: 'boolean', short: 'q' },
+  'layer-quality': { type: 'boolean' },
+  'text-layer': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -104,6 +114,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     nul: !!values.null,
     quiet: !!values.quiet,
     limits: {},
+    layerQuality: !!values['layer-quality'],
+    textLayer: !!values['text-layer'],
   };
   if (typeof values.jobs === 'string') {
     const n = wholeNumber(values.jobs);

@@ -91,6 +91,8 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   }
   const options: Partial<AnalyzerOptions> = { ...args.limits };
   if (args.password !== undefined) options.password = args.password;
+  if (args.layerQuality) options.layerQuality = true;
+  if (args.textLayer) options.textLayer = true;
   const stamp = { analyzerVersion: versions().analyzer, optionsHash: optionsHash(options) };
   const mode: RenderMode = args.json ? 'json' : args.pages ? 'table-pages' : 'table';
   const out = new Output(io.stdout);
@@ -134,6 +136,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       tally.pages += d.head.pageCount;
       if (d.head.needsOcr) tally.needOcr++;
       if (d.head.error || d.head.unknownPages > 0) tally.cantTell++;
+      if (d.head.reocrPages !== undefined) tally.reocr = (tally.reocr ?? 0) + d.head.reocrPages;
     }
     if (io.stdoutIsTTY) progress.clear();
     await out.writeChunks(d.text);

@@ -7,6 +7,8 @@ export interface Tally {
   needOcr: number;
   cantTell: number;
   failed: number;
+  /** pages whose text layer should be OCR'd again (only counted with --layer-quality) */
+  reocr?: number;
 }
 
 const nf = new Intl.NumberFormat('en-US');
@@ -23,6 +25,7 @@ export function summaryLine(t: Tally, elapsedMs: number): string {
     `${nf.format(t.needOcr)} need${t.needOcr === 1 ? 's' : ''} OCR`,
     `${nf.format(t.cantTell)} can't tell`,
   ];
+  if (t.reocr !== undefined) parts.push(`${nf.format(t.reocr)} to re-OCR`);
   if (t.failed > 0) parts.push(`${nf.format(t.failed)} failed`);
   parts.push(`${(elapsedMs / 1000).toFixed(1)} s`);
   return parts.join(' · ');

@@ -46,11 +46,20 @@ export interface RecordHead {
   pageCount: number;
   needsOcr: boolean;
   unknownPages: number;
+  /** pages whose layer quality advises re-OCR (present only when layer quality was computed) */
+  reocrPages?: number;
   error?: { reason: string; message: string };
 }
 
 export function headOf(r: CliRecord): RecordHead {
-  return { pageCount: r.pageCount, needsOcr: r.needsOcr, unknownPages: r.routeCounts.unknown, ...(r.error ? { error: r.error } : {}) };
+  const head: RecordHead = {
+    pageCount: r.pageCount,
+    needsOcr: r.needsOcr,
+    unknownPages: r.routeCounts.unknown,
+    ...(r.error ? { error: r.error } : {}),
+  };
+  if (r.pages.some((p) => p.layerQuality)) head.reocrPages = r.pages.filter((p) => p.layerQuality?.reocr).length;
+  return head;
 }
 
 export function* renderRecord(r: CliRecord, mode: RenderMode): Generator<string> {

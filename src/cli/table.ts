@@ -21,11 +21,15 @@ export function formatTable(r: FileRecord, pages: boolean): string {
   const producer = r.metadata.info.Producer ?? r.metadata.xmp['pdf:Producer'];
   if (producer || enc) lines.push(`  ${producer ? `producer: ${oneLine(producer)}` : ''}${enc}`);
   for (const h of r.metadata.hints) lines.push(`  hint: ${oneLine(h.message)}`);
+  // the layer column only when the layer was scored (--layer-quality): without it the table is as before
+  const scored = r.pages.some((p) => p.layerQuality);
   if (pages) {
-    lines.push('  page  route      visible  invisible  images  coverage  vector  reasons');
+    lines.push(`  page  route      visible  invisible  images  coverage  vector  ${scored ? 'layer        ' : ''}reasons`);
     for (const p of r.pages) {
+      const q = p.layerQuality;
+      const layer = scored ? `${(q ? `${q.score.toFixed(2)}${q.reocr ? ' re-OCR' : ' keep'}` : '-').padEnd(11)}  ` : '';
       lines.push(
-        `  ${String(p.page).padStart(4)}  ${p.route.padEnd(9)}  ${String(p.visibleChars).padStart(7)}  ${String(p.invisibleChars).padStart(9)}  ${String(p.imageCount).padStart(6)}  ${p.imageCoverage.toFixed(3).padStart(8)}  ${String(p.vectorOps).padStart(6)}  ${p.reasons.join(', ')}`,
+        `  ${String(p.page).padStart(4)}  ${p.route.padEnd(9)}  ${String(p.visibleChars).padStart(7)}  ${String(p.invisibleChars).padStart(9)}  ${String(p.imageCount).padStart(6)}  ${p.imageCoverage.toFixed(3).padStart(8)}  ${String(p.vectorOps).padStart(6)}  ${layer}${p.reasons.join(', ')}`,
       );
     }
   } else {
@@ -35,6 +39,13 @@ export function formatTable(r: FileRecord, pages: boolean): string {
       const ps = notable.filter((p) => p.route === route).map((p) => p.page);
       if (ps.length) lines.push(`  ${route}: pages ${pageRanges(ps)}`);
     }
+  }
+  if (scored) {
+    const re = r.pages.filter((p) => p.layerQuality?.reocr).map((p) => p.page);
+    const kept = r.pages.filter((p) => p.layerQuality && !p.layerQuality.reocr).length;
+    lines.push(
+      `  layer quality: ${kept} page${kept === 1 ? '' : 's'} to keep, ${re.length} to re-OCR${re.length ? ` (pages ${pageRanges(re)})` : ''}`,
+    );
   }
   return lines.join('\n');
 }

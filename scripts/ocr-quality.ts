@@ -1,0 +1,342 @@
+/**
+ * `npm run ocr-quality`: the layer-quality score on the OCR-quality dev split (../shared/ocr-quality, issue 16).
+ *
+ * Runs the built CLI (dist/cli.js classify --json --layer-quality) over the split's PDFs, writes the records, runs the
+ * split's own judge (`python3 score.py labels.jsonl records.jsonl --json`) and prints: Spearman(score, −CER), AUROC of a
+ * low score for the pages to re-OCR, decision accuracy, a confusion table per recipe kind; the same figures for each
+ * signal and for simple text-only baselines; and an overfitting check (the three weights refitted leaving one document
+ * out, and on split halves).
+ *
+ *   node --import tsx scripts/ocr-quality.ts [--out FILE] [--check BASELINE.json] [--write-baseline BASELINE.json] [--quiet]
+ *
+ * --check exits 1 when a figure falls below the committed baseline (the ratchet test/ocr-quality.test.ts runs it).
+ * The data absent → a clean skip, status 0. truth.jsonl is never read.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
+
+interface Figures {
+  spearman: number;
+  auroc: number;
+  accuracy: number;
+}
+interface LabelPage {
+  page: number;
+  cer: number;
+  reocr: boolean;
+  class: string;
+  recipe: { kind: string; corruption?: string };
+}
+interface Row {
+  file: string;
+  page: number;
+  kind: string;
+  cer: number;
+  reocr: boolean;
+  score: number;
+  decision: boolean;
+  signals: Record<string, number | string | boolean>;
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const quiet = process.argv.includes('--quiet');
+const log = (s = '') => {
+  if (!quiet) console.log(s);
+};
+
+function main(): number {
+  if (!existsSync(join(DATA, 'labels.jsonl')) || !existsSync(join(DATA, 'files'))) {
+    console.log(`ocr-quality: skipped, the data is absent (${DATA})`);
+    return 0;
+  }
+  const cli = join(ROOT, 'dist', 'cli.js');
+  if (!existsSync(cli)) {
+    console.error('ocr-quality: dist/cli.js is missing: run `npm run build` first');
+    return 2;
+  }
+  const out = arg('--out') ?? join(mkdtempSync(join(tmpdir(), 'ocr-quality-')), 'records.jsonl');
+  const t0 = Date.now();
+  const records = execFileSync(process.execPath, [cli, 'classify', '--json', '--layer-quality', '--jobs', '2', '--quiet', join(DATA, 'files')], {
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
+  writeFileSync(out, records);
+  log(`records: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const judged = JSON.parse(
+    execFileSync('python3', [join(DATA, 'score.py'), join(DATA, 'labels.jsonl'), out, '--json'], { encoding: 'utf8' }),
+  ) as Figures & {
+    coverage: number;
+    balanced_accuracy: number;
+    confusion: Record<string, number>;
+    accuracy_by_class: Record<string, string>;
+  };
+
+  const rows = join_(records);
+  log(`\nscore.py (the judge): pages ${rows.length}, coverage ${judged.coverage}`);
+  log(
+    `  Spearman(score, -CER) ${judged.spearman.toFixed(3)}   AUROC(reocr) ${judged.auroc.toFixed(3)}   decisions ${judged.accuracy.toFixed(3)} (balanced ${judged.balanced_accuracy.toFixed(3)})`,
+  );
+  log(`  confusion ${JSON.stringify(judged.confusion)}   by class ${JSON.stringify(judged.accuracy_by_class)}`);
+
+  // per recipe kind
+  log('\nper recipe kind            pages  keep ok  false re-OCR  missed re-OCR  re-OCR ok');
+  const kinds = [...new Set(rows.map((r) => r.kind))].sort();
+  let uncaught: string[] = [];
+  for (const k of kinds) {
+    const rs = rows.filter((r) => r.kind === k);
+    const c = [0, 0, 0, 0];
+    for (const r of rs) c[(r.reocr ? 2 : 0) + (r.decision ? 1 : 0)]++;
+    if (c[2] + c[3] > 0 && c[3] === 0) uncaught.push(k);
+    log(
+      `  ${k.padEnd(24)} ${String(rs.length).padStart(5)}  ${String(c[0]).padStart(7)}  ${String(c[1]).padStart(12)}  ${String(c[2]).padStart(13)}  ${String(c[3]).padStart(9)}`,
+    );
+  }
+  log(uncaught.length ? `  kinds with poor pages none of which is caught: ${uncaught.join(', ')}` : '  every kind with poor pages has some caught');
+  uncaught = uncaught.sort();
+
+  // each signal, and the simple baselines (text only), side by side
+  const negCer = rows.map((r) => -r.cer);
+  const pos = rows.map((r) => r.reocr);
+  const table = (name: string, v: number[], higherIsBetter: boolean) => {
+    const s = higherIsBetter ? v : v.map((x) => -x);
+    const best = bestCut(s, pos);
+    log(
+      `  ${name.padEnd(34)} ${spearman(s, negCer).toFixed(3).padStart(8)}  ${auroc(s, pos).toFixed(3).padStart(6)}  ${best.toFixed(3).padStart(14)}`,
+    );
+  };
+  const sig = (k: string, dflt: number) => rows.map((r) => (typeof r.signals[k] === 'number' ? r.signals[k] : dflt));
+  log('\nsignal / baseline                   Spearman   AUROC  decisions(best cut)');
+  table(
+    'layerQuality.score (combined)',
+    rows.map((r) => r.score),
+    true,
+  );
+  table('wordLike (language, scored)', sig('wordLike', 0), true);
+  table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
+  table('inkCovered (image, scored)', sig('inkCovered', 0.93), true);
+  table('bitsPerChar (trigram LM)', sig('bitsPerChar', 8), false);
+  table('symbolShare', sig('symbolShare', 0), false);
+  table('fragments (1-2 letter words)', sig('fragments', 0), false);
+  table('longWords (16+ letters)', sig('longWords', 0), false);
+  table('boxesOnInk', sig('boxesOnInk', 1), true);
+  log('  baselines (text only):');
+  table(
+    'textQuality (decodability)',
+    rows.map((r) => r.signals.__textQuality as number),
+    true,
+  );
+  table('trigram LM (−bitsPerChar)', sig('bitsPerChar', 8), false);
+  table('word-likeness', sig('wordLike', 0), true);
+  table(
+    'garble (symbols + fragments)',
+    rows.map((r, i) => sig('symbolShare', 0)[i] * 5 + sig('fragments', 0)[i]),
+    false,
+  );
+
+  // overfitting check: refit the three weights without each document, and on halves
+  const wl = sig('wordLike', 0);
+  const ws = sig('widthSpread', 0);
+  const ic = sig('inkCovered', 0.93);
+  const X = rows.map((_, i) => [wl[i], ws[i], 1 - ic[i]]);
+  const y = rows.map((r) => Math.log(r.cer + 0.01));
+  const full = ridge(X, y);
+  log(
+    `\nweights refitted on all pages: intercept ${full[0].toFixed(2)}, wordLike ${full[1].toFixed(2)}, widthSpread ${full[2].toFixed(2)}, inkMissed ${full[3].toFixed(2)}`,
+  );
+  log(
+    `shipped (rounded):             intercept ${WEIGHTS.intercept}, wordLike ${WEIGHTS.wordLike}, widthSpread ${WEIGHTS.widthSpread}, inkMissed ${WEIGHTS.inkMissed}`,
+  );
+  const files = [...new Set(rows.map((r) => r.file))].sort();
+  const lodo = new Array<number>(rows.length);
+  for (const f of files) {
+    const trainI = rows.map((r, i) => (r.file !== f ? i : -1)).filter((i) => i >= 0);
+    const w = ridge(
+      trainI.map((i) => X[i]),
+      trainI.map((i) => y[i]),
+    );
+    rows.forEach((r, i) => {
+      if (r.file === f) lodo[i] = predict(w, X[i]);
+    });
+  }
+  const fig = (pred: number[], idx: number[]) => {
+    const cer = idx.map((i) => Math.max(0, Math.exp(pred[i]) - 0.01));
+    const s = cer.map((c) => -c);
+    return {
+      spearman: spearman(
+        s,
+        idx.map((i) => negCer[i]),
+      ),
+      auroc: auroc(
+        s,
+        idx.map((i) => pos[i]),
+      ),
+      accuracy: idx.filter((i, k) => cer[k] > REOCR_CER === pos[i]).length / idx.length,
+    };
+  };
+  const all = rows.map((_, i) => i);
+  const lo = fig(lodo, all);
+  log(
+    `leave-one-document-out (${files.length} folds): Spearman ${lo.spearman.toFixed(3)}  AUROC ${lo.auroc.toFixed(3)}  decisions ${lo.accuracy.toFixed(3)}`,
+  );
+  for (const half of [0, 1]) {
+    const trainF = new Set(files.filter((_, k) => k % 2 === half));
+    const tr = all.filter((i) => trainF.has(rows[i].file));
+    const te = all.filter((i) => !trainF.has(rows[i].file));
+    const w = ridge(
+      tr.map((i) => X[i]),
+      tr.map((i) => y[i]),
+    );
+    const pred = rows.map((_, i) => predict(w, X[i]));
+    const h = fig(pred, te);
+    log(
+      `split half ${half + 1} (fit on ${tr.length} pages, judged on ${te.length}): Spearman ${h.spearman.toFixed(3)}  AUROC ${h.auroc.toFixed(3)}  decisions ${h.accuracy.toFixed(3)}`,
+    );
+  }
+
+  const figures = { spearman: judged.spearman, auroc: judged.auroc, accuracy: judged.accuracy, coverage: judged.coverage };
+  const write = arg('--write-baseline');
+  if (write) {
+    writeFileSync(
+      write,
+      JSON.stringify({ ...figures, note: 'layer-quality figures on ../shared/ocr-quality (npm run ocr-quality); may only rise' }, null, 2) + '\n',
+    );
+    log(`\nbaseline written: ${write}`);
+  }
+  const check = arg('--check');
+  if (check) {
+    const base = JSON.parse(readFileSync(check, 'utf8')) as Record<string, number>;
+    const fell = (['spearman', 'auroc', 'accuracy', 'coverage'] as const).filter((k) => figures[k] < base[k] - 1e-4);
+    if (fell.length) {
+      console.error(`ocr-quality: figures fell below ${check}: ${fell.map((k) => `${k} ${figures[k]} < ${base[k]}`).join(', ')}`);
+      return 1;
+    }
+    log(`\nratchet: no figure fell below ${check}`);
+  }
+  return 0;
+}
+
+function join_(records: string): Row[] {
+  const labels = readFileSync(join(DATA, 'labels.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { file: string; pages: LabelPage[] });
+  const recs = new Map<string, { page: number; textQuality: number; layerQuality?: { score: number; reocr: boolean; signals: Row['signals'] } }[]>();
+  for (const l of records.split('\n')) {
+    if (!l.trim()) continue;
+    const r = JSON.parse(l) as {
+      file: string;
+      pages: { page: number; textQuality: number; layerQuality?: { score: number; reocr: boolean; signals: Row['signals'] } }[];
+    };
+    recs.set(r.file.split(/[\\/]/).pop()!, r.pages);
+  }
+  const rows: Row[] = [];
+  for (const lab of labels) {
+    const name = lab.file.split('/').pop()!;
+    for (const p of lab.pages) {
+      const rec = recs.get(name)?.find((x) => x.page === p.page);
+      const q = rec?.layerQuality;
+      rows.push({
+        file: name,
+        page: p.page,
+        kind: p.recipe.kind === 'synthetic' ? `synthetic/${p.recipe.corruption}` : p.recipe.kind,
+        cer: p.cer,
+        reocr: p.reocr,
+        score: q?.score ?? 0.5,
+        decision: q ? q.reocr : !p.reocr,
+        signals: { ...(q?.signals ?? {}), __textQuality: rec?.textQuality ?? 1 },
+      });
+    }
+  }
+  return rows;
+}
+
+function ranks(xs: number[]): number[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
+  const r = new Array<number>(xs.length);
+  for (let i = 0; i < order.length;) {
+    let j = i;
+    while (j + 1 < order.length && xs[order[j + 1]] === xs[order[i]]) j++;
+    for (let k = i; k <= j; k++) r[order[k]] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return r;
+}
+function spearman(a: number[], b: number[]): number {
+  const ra = ranks(a);
+  const rb = ranks(b);
+  const ma = ra.reduce((s, x) => s + x, 0) / ra.length;
+  const mb = rb.reduce((s, x) => s + x, 0) / rb.length;
+  let cov = 0;
+  let va = 0;
+  let vb = 0;
+  for (let i = 0; i < ra.length; i++) {
+    cov += (ra[i] - ma) * (rb[i] - mb);
+    va += (ra[i] - ma) ** 2;
+    vb += (rb[i] - mb) ** 2;
+  }
+  return va && vb ? cov / Math.sqrt(va * vb) : NaN;
+}
+/** how well a low `score` finds the positives, as score.py computes it */
+function auroc(score: number[], positive: boolean[]): number {
+  const s = score.map((x) => -x);
+  const r = ranks(s);
+  const np = positive.filter(Boolean).length;
+  const nn = positive.length - np;
+  if (!np || !nn) return NaN;
+  const rp = r.reduce((acc, x, i) => acc + (positive[i] ? x : 0), 0);
+  return (rp - (np * (np + 1)) / 2) / (np * nn);
+}
+/** the best accuracy any single cut on `score` reaches (an optimistic figure for a baseline without its own cut) */
+function bestCut(score: number[], positive: boolean[]): number {
+  let best = 0;
+  for (const t of [-Infinity, ...new Set(score)]) best = Math.max(best, score.filter((s, i) => s <= t === positive[i]).length / score.length);
+  return best;
+}
+/** ridge least squares on standardised features (λ = 0.1), returned on the raw scale: [intercept, ...weights] */
+function ridge(X: number[][], y: number[]): number[] {
+  const n = X.length;
+  const d = X[0].length;
+  const mu = new Array<number>(d).fill(0);
+  const sd = new Array<number>(d).fill(0);
+  for (const x of X) x.forEach((v, j) => (mu[j] += v / n));
+  for (const x of X) x.forEach((v, j) => (sd[j] += (v - mu[j]) ** 2 / n));
+  for (let j = 0; j < d; j++) sd[j] = Math.sqrt(sd[j]) + 1e-9;
+  const Z = X.map((x) => [1, ...x.map((v, j) => (v - mu[j]) / sd[j])]);
+  const A = Array.from({ length: d + 1 }, (_, i) =>
+    Array.from({ length: d + 1 }, (_, j) => Z.reduce((s, z) => s + z[i] * z[j], 0) + (i === j && i > 0 ? 0.1 : 0)),
+  );
+  const b = Array.from({ length: d + 1 }, (_, i) => Z.reduce((s, z, k) => s + z[i] * y[k], 0));
+  const w = solve(A, b);
+  const raw = w.slice(1).map((v, j) => v / sd[j]);
+  return [w[0] - raw.reduce((s, v, j) => s + v * mu[j], 0), ...raw];
+}
+function predict(w: number[], x: number[]): number {
+  return w[0] + x.reduce((s, v, j) => s + v * w[j + 1], 0);
+}
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((r, i) => [...r, b[i]]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
+    [M[c], M[p]] = [M[p], M[c]];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r][c] / M[c][c];
+      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
+    }
+  }
+  return M.map((r, i) => r[n] / r[i]);
+}
+
+process.exitCode = main();
