@@ -66,3 +66,23 @@ test('a bounded indexOf finds only what lies within its window, and costs the wi
   for (let i = 0; i < 1000; i++) assert.equal(Lexer.indexOf(big, 'endstream', i * 64, i * 64 + 64), -1);
   assert.ok(Date.now() - t < 2000, `took ${Date.now() - t} ms`);
 });
+
+test('indexOf gives the same answers through its byte-by-byte path (small windows) and its native path (large ones)', () => {
+  // a needle near the start, one across the window's end and one far out, in windows on both sides of the cut-over
+  const s = 'x'.repeat(300) + 'trailer' + 'y'.repeat(600) + 'trailer' + 'z'.repeat(100);
+  const b = bytes(s);
+  for (const [from, to] of [
+    [0, 200],
+    [0, 307],
+    [0, 306],
+    [290, 320],
+    [0, 1000],
+    [301, 1000],
+    [301, 914],
+    [301, 913],
+    [0, b.length],
+  ]) {
+    const want = s.slice(0, to).indexOf('trailer', from);
+    assert.equal(Lexer.indexOf(b, 'trailer', from, to), want, `window ${from}..${to}`);
+  }
+});

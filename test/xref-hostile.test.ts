@@ -557,3 +557,52 @@ describe('the stream keyword followed by spaces or tabs before its end-of-line',
     assert.equal(r.pages[0]?.route, 'text');
   });
 });
+
+describe('objects are bounded by the next object the xref places, never by a wrong offset', () => {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    // a long string in the page dictionary, and the page's real keys after it
+    `<< /Type /Page /Parent 2 0 R /Note (${'n'.repeat(200)}) /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>`,
+    stream('', enc(TEXT)),
+    FONT,
+    '(spare)',
+  ];
+  const good = pdf(objects);
+  const text = Buffer.from(good).toString('latin1');
+  const page = text.indexOf('3 0 obj');
+  const spare = text.indexOf('6 0 obj');
+  const entry = (off: number): string => `${String(off).padStart(10, '0')} 00000 n `;
+
+  test('an offset into the middle of another object is not taken as where that object ends', () => {
+    assert.ok(page > 0 && spare > page);
+    // object 6's entry points into the page's string: a bound taken from it would cut the page dictionary short
+    const bad = enc(text.replace(entry(spare), entry(page + 120)));
+    assert.notDeepEqual(bad, good);
+    for (const bytes of [good, bad]) {
+      const r = analyzePdfSync(bytes);
+      assert.equal(r.pageCount, 1);
+      assert.equal(r.pages[0].route, 'text', JSON.stringify(r.pages[0].reasons));
+      assert.ok(r.pages[0].evidence.visibleChars > 40);
+    }
+  });
+
+  test('many wrong offsets cost one check each, not one per object read', (t) => {
+    // 20,000 entries all pointing into the page's string, and pages read at the end of the file: linear, in time
+    const n = 20000;
+    const head = pdf(objects);
+    const s = Buffer.from(head).toString('latin1');
+    const xrefAt = s.lastIndexOf('xref\n');
+    let x = `xref\n0 ${7 + n}\n0000000000 65535 f \n`;
+    const offs = [...s.matchAll(/(\d+) 0 obj\n/g)].map((m) => m.index);
+    for (const o of offs) x += entry(o) + '\n';
+    for (let i = 0; i < n; i++) x += entry(s.indexOf('3 0 obj') + 60 + (i % 100)) + '\n';
+    x += `trailer\n<< /Size ${7 + n} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+    const bytes = enc(s.slice(0, xrefAt) + x);
+    const t0 = Date.now();
+    const r = analyzePdfSync(bytes);
+    t.diagnostic(`${Date.now() - t0} ms`);
+    assert.equal(r.pages[0].route, 'text', JSON.stringify(r.pages[0].reasons));
+    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+  });
+});

@@ -70,6 +70,8 @@ function hexValue(c: number): number {
 
 /** Longest string the lexer returns, so that a hostile file can't make one token allocate gigabytes. */
 const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
+/** windows of at most this many bytes are searched byte by byte (see Lexer.indexOf) */
+const SMALL_WINDOW = 256;
 
 export class Lexer {
   pos: number;
@@ -338,17 +340,28 @@ export class Lexer {
     return out.subarray(0, n);
   }
 
-  /** Finds `needle` at or after `from`, returning its offset or -1. */
+  /** Finds `needle` at or after `from` and wholly before `to`, returning its offset or -1. */
   static indexOf(buf: Uint8Array, needle: string, from: number, to = buf.length): number {
     const first = needle.charCodeAt(0);
     const n = needle.length;
     const stop = Math.min(to, buf.length);
     const last = stop - n;
-    if (Math.max(0, from) > last) return -1;
-    // The native search for the first byte would run on past `to` when that byte is absent: a bounded look
-    // (endstream after /Length, trailer after a table) must cost its window, not the rest of the file.
+    const start = Math.max(0, from);
+    if (start > last) return -1;
+    // A small window (endstream after /Length, `xref` at an offset) is cheaper to walk than to set up a native search
+    // on, which needs a view of its own: the native search for the first byte would run on past `to` when that byte
+    // is absent, and a bounded look must cost its window, not the rest of the file.
+    if (last - start < SMALL_WINDOW) {
+      for (let i = start; i <= last; i++) {
+        if (buf[i] !== first) continue;
+        let k = 1;
+        while (k < n && buf[i + k] === needle.charCodeAt(k)) k++;
+        if (k === n) return i;
+      }
+      return -1;
+    }
     const hay = stop < buf.length ? buf.subarray(0, stop) : buf;
-    for (let i = Math.max(0, from); i <= last; i++) {
+    for (let i = start; i <= last; i++) {
       i = hay.indexOf(first, i);
       if (i < 0 || i > last) return -1;
       let k = 1;

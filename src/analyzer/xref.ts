@@ -84,8 +84,10 @@ export class XRef implements Resolver {
   /** bytes charged for objects parsed out of object streams ahead of need; released with the parsed objects */
   private extractedBytes = 0;
   private scan: FileScan | undefined;
-  /** offsets where objects start, ascending (see objectEnd); rebuilt when the entries change */
-  private starts: number[] | undefined;
+  /** the xref's object offsets, ascending (see objectEnd); built on first need, dropped when the entries change */
+  private starts: Float64Array | undefined;
+  /** whether every offset in `starts` is known to hold an object header */
+  private startsChecked = false;
   /** while the xref sections are read the entries are incomplete, so objects are not bounded by them yet */
   private loading = false;
   private sortedEndstreams: number[] | undefined;
@@ -380,21 +382,30 @@ export class XRef implements Resolver {
    * files of many such objects cost time quadratic in their size. Stream data may run past it (see readStreamBody).
    */
   private objectEnd(offset: number): number {
-    if (this.loading) return this.bytes.length;
-    return nextAfter((this.starts ??= this.buildStarts()), offset, this.bytes.length);
+    const len = this.bytes.length;
+    if (this.loading) return len;
+    // In a repaired file every header the scan found is a start.
+    if (this.repaired && this.scan) return nextAfter(this.scan.headers, offset, len);
+    const starts = (this.starts ??= this.buildStarts());
+    const next = nextAfter(starts, offset, len);
+    if (next === len || this.startsChecked || this.headerAt(next)) return next;
+    // An xref offset where no header stands (into the middle of another object, or text that looks like a header
+    // inside a string or stream) must not cut the object short. Checking each offset only when a lookup lands on it
+    // keeps well-formed files from paying for a check of every entry; once one is wrong, all are checked in one pass,
+    // so a table full of wrong offsets costs one pass, not one per lookup.
+    this.starts = starts.filter((p) => this.headerAt(p));
+    this.startsChecked = true;
+    return nextAfter(this.starts, offset, len);
   }
 
-  /**
-   * Object starts: in a repaired file every header the scan found; otherwise the xref's offsets where a header
-   * really stands, so that a wrong offset into the middle of another object never cuts that object short, nor does
-   * text that looks like a header inside a string or a stream.
-   */
-  private buildStarts(): number[] {
-    if (this.repaired && this.scan) return this.scan.headers;
-    const out: number[] = [];
-    for (const e of this.entries.values()) if (e.type === 1 && this.headerAt(e.a)) out.push(e.a);
-    out.sort((a, b) => a - b);
-    return out;
+  /** The xref's offsets of uncompressed objects, ascending (not yet checked for a header: see objectEnd). */
+  private buildStarts(): Float64Array {
+    this.startsChecked = false;
+    const out = new Float64Array(this.entries.size);
+    let n = 0;
+    for (const e of this.entries.values()) if (e.type === 1) out[n++] = e.a;
+    // a typed array sorts numerically, natively, without a comparator call per step
+    return out.subarray(0, n).sort();
   }
 
   /** Whether `N G obj` starts at `p` (looked at within a few dozen bytes). */
@@ -790,7 +801,7 @@ export class XRef implements Resolver {
 }
 
 /** The first of the ascending `sorted` greater than `offset`, or `dflt`. */
-function nextAfter(sorted: number[], offset: number, dflt: number): number {
+function nextAfter(sorted: ArrayLike<number>, offset: number, dflt: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
