@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { cbc } from '@noble/ciphers/aes.js';
 import { aesDecryptCbc, openSecurityHandler, rc4, type SecurityHandler } from '../src/analyzer/crypto';
+import { analyzePdfSync } from '../src/analyzer/analyze';
 import { md5 } from '../src/analyzer/md5';
 import { PdfDict, Ref, type PdfValue } from '../src/analyzer/objects';
 
@@ -407,5 +408,27 @@ test('AESV2 whose writer used a 40-bit key fails as unsupported-encryption, neve
   if (!r.ok) {
     assert.equal(r.reason, 'unsupported-encryption');
     assert.match(r.message, /128-bit/);
+  }
+});
+
+test("a Node Buffer at an odd offset in Node's pool: the same report as a plain copy, and the caller's bytes untouched", () => {
+  for (const file of ['r4-aes-128.pdf', 'r6-aes-256-user.pdf', 'r3-rc4-128.pdf']) {
+    const plain = new Uint8Array(readFileSync(new URL(file, FIXTURES)));
+    // a Buffer whose bytes start 3 bytes into a larger ArrayBuffer, as small Buffers do in Node's pool
+    const backing = Buffer.alloc(plain.length + 8);
+    const buf = backing.subarray(3, 3 + plain.length);
+    buf.set(plain);
+    assert.ok(Buffer.isBuffer(buf) && buf.byteOffset % 4 !== 0);
+    const options = file.includes('user') ? { password: 'secret' } : {};
+    const want = analyzePdfSync(plain, options);
+    const got = analyzePdfSync(buf, options);
+    assert.equal(got.error, undefined, `${file}: ${JSON.stringify(got.error)}`);
+    assert.deepEqual(
+      got.pages.map((p) => [p.route, p.reasons]),
+      want.pages.map((p) => [p.route, p.reasons]),
+      file,
+    );
+    assert.equal(want.pages[0].route, 'text', file);
+    assert.ok(Buffer.compare(buf, Buffer.from(plain)) === 0, `${file}: the input bytes were changed`);
   }
 });
