@@ -969,6 +969,100 @@ save(
   );
 }
 
+// 26 an OCR'd scan as Tesseract writes it: a page image with words of ink, then the words again in 3 Tr with
+// GlyphLessFont (Type0 / Identity-H over a CIDFontType2 with an embedded program; codes are UTF-16 units, a ToUnicode
+// map gives them back), each word placed with Tm and stretched to its box with Tz. Page 2 holds all three
+// visibilities: a visible heading, a paragraph drawn then covered by an opaque image (hidden), and an OCR layer in
+// 3 Tr over that image (invisible).
+{
+  const W = 612;
+  const H = 792;
+  const SIZE = 12;
+  /** the words of the first lines of the paragraph, laid out at 6.6 pt a character, 16 pt between lines */
+  const words = [];
+  PARAGRAPH.slice(0, 6).forEach((line, i) => {
+    let x = 72;
+    const y = 700 - i * 16;
+    for (const w of line.split(' ')) {
+      const width = w.length * 6.6;
+      words.push({ text: w, x, y, width });
+      x += width + 6;
+    }
+  });
+  /** a gray page image (1 px per pt) with a dark bar where each word's ink is */
+  const scan = (pdf) => {
+    const px = Buffer.alloc(W * H, 0xf4);
+    for (const w of words)
+      for (let y = Math.round(H - (w.y + 8)); y < Math.round(H - (w.y - 1)); y++)
+        for (let x = Math.round(w.x); x < Math.round(w.x + w.width); x++) px[y * W + x] = 0x30;
+    return pdf.addStream(
+      `/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode`,
+      deflateSync(px),
+    );
+  };
+  const glyphless = (pdf) => {
+    const used = [...new Set(words.flatMap((w) => [...w.text].map((c) => c.charCodeAt(0))))].sort((a, b) => a - b);
+    let cm =
+      '/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n';
+    cm += '/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n';
+    for (let i = 0; i < used.length; i += 100) {
+      const chunk = used.slice(i, i + 100);
+      cm += `${chunk.length} beginbfchar\n${chunk.map((c) => `<${c.toString(16).padStart(4, '0')}> <${c.toString(16).padStart(4, '0')}>`).join('\n')}\nendbfchar\n`;
+    }
+    cm += 'endcmap CMapName currentdict /CMap defineresource pop end end\n';
+    const tu = pdf.addFlate('', cm);
+    // a stand-in for Tesseract's pdf.ttf (the analyzer reads no outlines; a viewer draws nothing in 3 Tr anyway)
+    const program = pdf.addFlate('/Length1 16', Buffer.alloc(16));
+    const fd = pdf.add(
+      `<< /Type /FontDescriptor /FontName /GlyphLessFont /Flags 5 /FontBBox [0 0 500 1000] /ItalicAngle 0 /Ascent 1000 /Descent 0 /CapHeight 1000 /StemV 80 /FontFile2 ${r(program)} >>`,
+    );
+    const cid = pdf.add(
+      `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GlyphLessFont /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${r(fd)} /DW 500 /CIDToGIDMap /Identity >>`,
+    );
+    return pdf.add(
+      `<< /Type /Font /Subtype /Type0 /BaseFont /GlyphLessFont /Encoding /Identity-H /DescendantFonts [${r(cid)}] /ToUnicode ${r(tu)} >>`,
+    );
+  };
+  const ocrLayer = () => {
+    let s = 'BT\n3 Tr\n';
+    for (const w of words) {
+      const hex = [...w.text].map((c) => c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+      // GlyphLessFont advances 0.5 em a glyph: Tz stretches the word to its box
+      const tz = (100 * w.width) / (w.text.length * 0.5 * SIZE);
+      s += `/f-0-0 ${SIZE} Tf ${num(tz)} Tz 1 0 0 1 ${num(w.x)} ${num(w.y)} Tm [<${hex}>] TJ\n`;
+    }
+    return s + 'ET\n';
+  };
+  const chars = words.reduce((a, w) => a + w.text.length, 0);
+  save(
+    '26-tesseract-ocr.pdf',
+    doc([
+      (pdf, parent) => {
+        const im = scan(pdf);
+        const font = glyphless(pdf);
+        return page(pdf, parent, {
+          content: `q ${W} 0 0 ${H} 0 0 cm /Im0 Do Q\n${ocrLayer()}`,
+          resources: `/Font << /f-0-0 ${r(font)} >> /XObject << /Im0 ${r(im)} >>`,
+        });
+      },
+      (pdf, parent) => {
+        const im = grayImage(pdf, 0xe0);
+        const helv = pdf.add(HELVETICA);
+        const font = glyphless(pdf);
+        return page(pdf, parent, {
+          content:
+            textBlock(['A visible heading above the scan'], { y: 760, size: 14 }) +
+            textBlock(PARAGRAPH.slice(0, 3), { y: 600 }) +
+            `q 612 0 0 500 0 100 cm /Im1 Do Q\n` +
+            ocrLayer().replace(/ (\d+(?:\.\d+)?) Tm/g, (m, y) => ` ${num(Number(y) - 300)} Tm`),
+          resources: `/Font << /F1 ${r(helv)} /f-0-0 ${r(font)} >> /XObject << /Im1 ${r(im)} >>`,
+        });
+      },
+    ]),
+    `Tesseract-style OCR'd scan: p1 a page image with ${words.length} words of ink and the same ${words.length} words (${chars} chars) in 3 Tr with GlyphLessFont (Type0, embedded, ToUnicode) over them → ocr-layer; p2 a visible heading, a paragraph hidden under a 612×500 image, and the OCR layer (${chars} chars) in 3 Tr over the image → review few-chars-over-image (88 visible chars)`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const union08 = (() => {

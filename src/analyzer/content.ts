@@ -5,7 +5,7 @@
  */
 import { type Budget, BudgetExhausted } from './budget';
 import type { PageNode } from './document';
-import { FontCache, type LoadedFont, type TextTally } from './fonts';
+import { FontCache, isGlyphlessFont, type LoadedFont, type TextTally } from './fonts';
 import { type Matrix, IDENTITY, area, clipRect, contains, intersects, multiply, transformRect, unionArea } from './geometry';
 import { ARRAY_START, Cmd, DICT_START, EOF, Lexer, isRegular, isWhite } from './lexer';
 import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber, numberArray } from './objects';
@@ -122,6 +122,8 @@ interface ClipText {
   /** the text layer's runs drawn with it: [lf, lt) (text layer only) */
   lf?: number;
   lt?: number;
+  /** the font's tally, whose invisible count changes when the text shows (runs merged past the cap: the first one's) */
+  fe?: FontEvidence;
 }
 
 /** The clip-mode text of one text object, on top of what the clip held before: a saved state shares the tail. */
@@ -162,6 +164,8 @@ interface TextRun {
   /** the text layer's runs drawn with it: [lf, lt) (text layer only) */
   lf?: number;
   lt?: number;
+  /** the font's tally, whose invisible count grows when an image hides the run */
+  fe?: FontEvidence;
 }
 
 const MAX_STACK = 256;
@@ -623,12 +627,14 @@ class PageScanner {
     const y0 = tm[5];
     let chars = 0;
     let bad = 0;
+    let glyphs = 0;
     const layer = this.layer;
     if (layer) {
       layer.beginShow();
       const r = this.showGlyphs(g, tm, items, layer);
       chars = r.chars;
       bad = r.bad;
+      glyphs = r.glyphs;
     } else
       for (const it of items) {
         if (it instanceof Uint8Array) {
@@ -654,6 +660,7 @@ class PageScanner {
           }
           chars += t.chars;
           bad += t.bad;
+          glyphs += t.glyphs;
           const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
           if (vertical) {
             tm[4] -= adv * tm[2];
@@ -673,14 +680,21 @@ class PageScanner {
           }
         }
       }
+    let fe: FontEvidence | undefined;
     if (font) {
-      let fe = this.fontUse.get(font);
+      fe = this.fontUse.get(font);
       if (!fe) {
         fe = { name: g.fontName, baseFont: font.baseFont, subtype: font.subtype, decoding: font.decoding, chars: 0 };
+        if (font.embedded !== undefined) fe.embedded = font.embedded;
+        if (font.toUnicodeState !== undefined) fe.toUnicode = font.toUnicodeState;
+        fe.glyphs = 0;
+        fe.invisibleChars = 0;
+        fe.glyphless = isGlyphlessFont(font.baseFont);
         this.fontUse.set(font, fe);
         if (font.warning && this.notes.length < 20) this.notes.push(`font ${g.fontName} (${font.baseFont || font.subtype}): ${font.warning}`);
       }
       fe.chars += chars;
+      fe.glyphs! += glyphs;
     }
     const invisibleMode = g.render === 3 || g.render === 7 || g.fillAlpha === 0;
     if (chars === 0 && !g.fillShading) {
@@ -690,6 +704,7 @@ class PageScanner {
     const clipMode = g.render >= 4 && g.render <= 7;
     if (invisibleMode && !(clipMode && chars > 0)) {
       this.invisibleChars += chars;
+      if (fe) fe.invisibleChars! += chars;
       layer?.endShow('invisible');
       return;
     }
@@ -702,14 +717,16 @@ class PageScanner {
     const v = this.visible;
     if (!rect || rect[2] < v[0] || rect[0] > v[2] || rect[3] < v[1] || rect[1] > v[3]) {
       this.invisibleChars += chars;
+      if (fe) fe.invisibleChars! += chars;
       layer?.endShow('clipped');
       return;
     }
     if (invisibleMode) {
       // only clips, for now: invisible unless something is painted through it before the clip is restored
       this.invisibleChars += chars;
+      if (fe) fe.invisibleChars! += chars;
       const lr = layer?.endShow('invisible');
-      this.addClipText(rect, chars, bad, lr);
+      this.addClipText(rect, chars, bad, lr, fe);
       return;
     }
     // Glyphs filled with a smooth shading paint a gradient through their outlines: image-like area, as MuPDF records it.
@@ -721,6 +738,7 @@ class PageScanner {
     this.badChars += bad;
     if (this.runs.length < 200_000) {
       const run: TextRun = { rect, chars, bad, hidden: false };
+      if (fe) run.fe = fe;
       if (lr) {
         run.lf = lr[0];
         run.lt = lr[1];
@@ -733,7 +751,7 @@ class PageScanner {
    * The text layer's path through a text-showing operator: code by code, each tallied alone (so the characters add
    * up to what the whole-string tally gives), placed and decoded. Advances `tm` as showText does.
    */
-  private showGlyphs(g: GState, tm: Matrix, items: PdfValue[], layer: TextLayerBuilder): { chars: number; bad: number } {
+  private showGlyphs(g: GState, tm: Matrix, items: PdfValue[], layer: TextLayerBuilder): { chars: number; bad: number; glyphs: number } {
     const font = g.font;
     const ft = font ? this.ctx.textOf(font) : undefined;
     if (ft?.truncated) layer.noteToUnicodeCut();
@@ -744,6 +762,7 @@ class PageScanner {
     const vertical = font?.vertical ?? false;
     let chars = 0;
     let bad = 0;
+    let glyphs = 0;
     for (const it of items) {
       if (it instanceof Uint8Array) {
         for (let i = 0; i < it.length;) {
@@ -789,6 +808,7 @@ class PageScanner {
           layer.glyph(text, t.chars, rect, x0, y0, x1, y1, size, g.fontName, th);
           chars += t.chars;
           bad += t.bad;
+          glyphs += t.glyphs;
           if (vertical) {
             tm[4] -= adv * tm[2];
             tm[5] -= adv * tm[3];
@@ -809,13 +829,14 @@ class PageScanner {
         }
       }
     }
-    return { chars, bad };
+    return { chars, bad, glyphs };
   }
 
-  private addClipText(rect: Rect, chars: number, bad: number, lr?: [number, number]): void {
+  private addClipText(rect: Rect, chars: number, bad: number, lr?: [number, number], fe?: FontEvidence): void {
     const pending = (this.pendingTextClip ??= []);
     if (pending.length < MAX_CLIP_RUNS) {
       const ct: ClipText = { rect, chars, bad, shown: false };
+      if (fe) ct.fe = fe;
       if (lr) {
         ct.lf = lr[0];
         ct.lt = lr[1];
@@ -825,6 +846,11 @@ class PageScanner {
     }
     const last = pending[pending.length - 1];
     last.rect = [Math.min(last.rect[0], rect[0]), Math.min(last.rect[1], rect[1]), Math.max(last.rect[2], rect[2]), Math.max(last.rect[3], rect[3])];
+    if (fe !== last.fe) {
+      // merged into the last run: its font's tally takes the characters, so showing the run later moves them back whole
+      if (fe) fe.invisibleChars! -= chars;
+      if (last.fe) last.fe.invisibleChars! += chars;
+    }
     last.chars += chars;
     last.bad += bad;
   }
@@ -846,8 +872,10 @@ class PageScanner {
         this.invisibleChars -= run.chars;
         this.visibleChars += run.chars;
         this.badChars += run.bad;
+        if (run.fe) run.fe.invisibleChars! -= run.chars;
         if (run.lf !== undefined) this.layer?.setVisibility(run.lf, run.lt!, 'visible');
-        if (this.runs.length < 200_000) this.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false, lf: run.lf, lt: run.lt });
+        if (this.runs.length < 200_000)
+          this.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false, lf: run.lf, lt: run.lt, fe: run.fe });
       }
     }
   }
@@ -1002,6 +1030,7 @@ class PageScanner {
       this.badChars -= run.bad;
       this.invisibleChars += run.chars;
       this.hiddenUnderImage += run.chars;
+      if (run.fe) run.fe.invisibleChars! += run.chars;
     }
   }
 

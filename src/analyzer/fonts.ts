@@ -64,6 +64,10 @@ export interface LoadedFont {
   readonly bytes: number;
   /** something about the font a reader of the page's notes should know (e.g. a byte-swapped ToUnicode map) */
   readonly warning?: string;
+  /** the font program is in the file (FontEvidence.embedded); undefined when the font dict could not be read */
+  readonly embedded?: boolean;
+  /** the ToUnicode entry (FontEvidence.toUnicode); undefined when the font dict could not be read */
+  readonly toUnicodeState?: FontEvidence['toUnicode'];
   /** adds the tally of one string operand to `out` (does not reset it) */
   tally(bytes: Uint8Array, out: TextTally): void;
   /**
@@ -250,6 +254,33 @@ const SWAPPED_WARNING = 'its ToUnicode map gives byte-swapped UTF-16 (U+4100 for
  */
 const IDENTITY_UNICODE: UnicodeLookup = { get: (code) => (code === 0 ? -1 : classifyCodepoint(code)) };
 
+/**
+ * What the /ToUnicode entry is worth, for the fonts table: 'yes' when `lookup` (what loadToUnicode made of it) maps
+ * codes and is whole, 'no' when there is none, 'broken' when one is there but maps nothing, was cut short or is
+ * byte-swapped.
+ */
+function toUnicodeState(dict: PdfDict, env: FontEnv, lookup: UnicodeLookup | null): NonNullable<FontEvidence['toUnicode']> {
+  const v = env.r.resolve(dict.get('ToUnicode'));
+  if (v === undefined || v === null) return 'no';
+  if (!lookup || lookup.swapped) return 'broken';
+  return v instanceof PdfStream && env.cmap(v).truncated ? 'broken' : 'yes';
+}
+
+/**
+ * Whether /BaseFont names the glyphless font OCR engines draw their invisible text layer with: Tesseract writes
+ * "GlyphLessFont" (a Type0 font over a TrueType program whose glyphs have no outlines); OCRmyPDF, which reuses it, too,
+ * sometimes behind a subset prefix.
+ */
+export function isGlyphlessFont(baseFont: string): boolean {
+  return /^(?:[A-Z]{6}\+)?GlyphLess(?:Font)?$/i.test(baseFont);
+}
+
+/** Whether a font descriptor holds a font program. */
+function hasFontProgram(r: Resolver, desc: PdfDict | undefined): boolean {
+  if (!desc) return false;
+  return ['FontFile', 'FontFile2', 'FontFile3'].some((k) => r.resolve(desc.get(k)) instanceof PdfStream);
+}
+
 /** A ToUnicode entry that maps something: a parsed stream with at least one code, or (composite fonts) an Identity name. */
 function loadToUnicode(dict: PdfDict, env: FontEnv, composite: boolean): UnicodeLookup | null {
   const v = env.r.resolve(dict.get('ToUnicode'));
@@ -263,6 +294,8 @@ function loadToUnicode(dict: PdfDict, env: FontEnv, composite: boolean): Unicode
 
 class SimpleFont implements LoadedFont {
   readonly vertical = false;
+  embedded?: boolean;
+  toUnicodeState?: FontEvidence['toUnicode'];
   /** three 256-entry tables and the object around them */
   readonly bytes = 256 + 256 + 2048 + 400;
   constructor(
@@ -447,7 +480,10 @@ function loadSimple(dict: PdfDict, env: FontEnv, baseFont: string, subtype: stri
   }
 
   const widths = simpleWidths(dict, r, desc, isType3, std, cps);
-  return new SimpleFont(baseFont, subtype, decoding, chars, bad, widths, toUnicode?.swapped ? SWAPPED_WARNING : undefined);
+  const font = new SimpleFont(baseFont, subtype, decoding, chars, bad, widths, toUnicode?.swapped ? SWAPPED_WARNING : undefined);
+  font.embedded = isType3 || fontFile instanceof PdfStream || fontFile2 instanceof PdfStream || fontFile3 instanceof PdfStream;
+  font.toUnicodeState = toUnicodeState(dict, env, toUnicode);
+  return font;
 }
 
 function std14Encoding(family: Std14Family): EncodingTable {
@@ -854,6 +890,8 @@ class CompositeFont implements LoadedFont {
   vertical = false;
   bytes = 0;
   warning: string | undefined;
+  embedded?: boolean;
+  toUnicodeState?: FontEvidence['toUnicode'];
 
   // codespace: 1-byte codes by flag, longer ones by numeric ranges (MuPDF's matching: shortest length first)
   private oneByte = new Uint8Array(256);
@@ -1240,6 +1278,8 @@ function loadComposite(dict: PdfDict, env: FontEnv, baseFont: string, subtype: s
     font.mode = MODE_NONE;
   }
   font.decoding = font.toUnicode ? 'tounicode' : font.mode !== MODE_NONE ? 'predefined-cmap' : 'none';
+  font.embedded = hasFontProgram(r, getDict(r, cidFont, 'FontDescriptor'));
+  font.toUnicodeState = toUnicodeState(dict, env, font.toUnicode);
   font.bytes = font.estimateBytes();
   return font;
 }

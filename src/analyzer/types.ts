@@ -73,6 +73,26 @@ export interface FontEvidence {
   decoding: 'tounicode' | 'encoding' | 'standard14' | 'predefined-cmap' | 'none';
   /** characters drawn with this font on the page (all render modes) */
   chars: number;
+  /**
+   * The font program is in the file: FontFile, FontFile2 or FontFile3 in its descriptor (a Type0 font: its descendant's),
+   * or a Type3 font (its glyphs are content streams). Absent in reports made before this field existed.
+   */
+  embedded?: boolean;
+  /**
+   * The /ToUnicode entry: 'yes' (a map that maps codes, or Identity-H/V on a composite font), 'no' (none), 'broken'
+   * (present but maps nothing or cannot be read, cut by a limit, or byte-swapped UTF-16).
+   */
+  toUnicode?: 'yes' | 'no' | 'broken';
+  /** glyphs (codes) drawn with this font on the page, in all render modes, whitespace included */
+  glyphs?: number;
+  /**
+   * Of `chars`: those drawn invisibly (render mode 3 or 7, a transparent fill, outside the crop box, or covered by a
+   * later opaque image), counted as PageEvidence.invisibleChars counts them; summed over the fonts it gives that count
+   * less the characters of FreeText annotations drawn without a font.
+   */
+  invisibleChars?: number;
+  /** the glyphless font OCR engines draw their invisible text layer with (Tesseract's GlyphLessFont) */
+  glyphless?: boolean;
 }
 
 /**
