@@ -1,18 +1,45 @@
 /** Command-line parsing for the CLI (node:util parseArgs), its help texts and the `--limit` mapping. */
 import { parseArgs as nodeParseArgs } from 'node:util';
 import { DEFAULT_OPTIONS, type AnalyzerOptions } from '../analyzer/options';
+import { shardEnvLine } from './shard';
 
 export const PROGRAM = 'pdf-page-diagnostics';
 
 export const MAIN_USAGE = `usage: ${PROGRAM} classify [OPTIONS] [PATH...]
+       ${PROGRAM} merge DIR [-o FILE] [--csv]
        ${PROGRAM} --version | --help
 
 Tells for every page of a PDF whether its text can be read from the file or the page must go to OCR.
 
 commands:
-  classify    analyse PDFs and print a report per file ('${PROGRAM} classify --help')`;
+  classify    analyse PDFs and print a report per file ('${PROGRAM} classify --help')
+  merge       check the parts of a sharded run (classify --out DIR) and join them ('${PROGRAM} merge --help')`;
 
-export const CLASSIFY_USAGE = `usage: ${PROGRAM} classify [OPTIONS] PATH...
+export const MERGE_USAGE = `usage: ${PROGRAM} merge DIR [OPTIONS]
+
+Checks the parts that sharded runs wrote with 'classify --out DIR' and joins them into one output: the records on
+standard output (or -o FILE), a summary on standard error. Records come shard by shard, in input order within a shard.
+
+The check: every shard 0…N−1 has its part and done marker; each part has the records, bytes, analyzer and options
+its marker names; every record sits in the shard its path hashes to; and the shards' list digests (count and hash
+of the paths, which each task computed over the whole list) add up to the list's: every input exactly once, none
+missing, none twice. With --files-from the parts are also checked against that list, and missing or extra paths are
+named. Nothing is written when the check fails (-o FILE is written to FILE.tmp and renamed only after it passes).
+
+options:
+  -o, --output FILE       write the records to FILE instead of standard output
+      --csv               CSV, one row per page (a row for a file without pages), instead of JSON lines
+  -T, --files-from FILE   the work list the tasks were given ('-' for standard input): name what is missing or extra
+  -0, --null              paths in --files-from are NUL-separated
+  -q, --quiet             no summary
+  -h, --help              this help
+
+exit status:
+  0  the check passed and the output is written
+  1  the check failed (what is wrong goes to standard error) or a part could not be read
+  2  usage error`;
+
+const CLASSIFY_TEMPLATE = `usage: ${PROGRAM} classify [OPTIONS] PATH...
        ${PROGRAM} classify [OPTIONS] --files-from FILE|-
 
 PATH is a PDF, a directory (searched for *.pdf, links not followed) or '-' for one PDF on standard input.
@@ -31,6 +58,36 @@ options:
                           column with -p, the pages to re-OCR per file and in the summary); it decodes each scan
                           image, so it costs time: off by default
       --text-layer        with --json: each page's text layer (glyph runs with boxes, reading-order text)
+
+sharded runs (one task of a batch engine's array; see 'merge'):
+      --shard I/N         take only the inputs of shard I of N (0-based). A file's shard is a stable hash of its
+                          path (FNV-1a of the UTF-8 bytes, MurmurHash3 finish, mod N), not its position: every task
+                          may enumerate the list in its own order (find on another node, a regenerated list) and each
+                          file still falls in exactly one shard; a path listed twice lands twice in the same one.
+                          Shards differ in size by about the square root of N's share.
+      --shard-count N     the number of shards when the index comes from the environment (below)
+      --out DIR           write this shard's records to DIR/part-<I>-of-<N>.jsonl instead of standard output:
+                          appended and flushed as each file is done to part-….jsonl.partial, renamed once the shard is
+                          complete (after fsync), then a done marker part-….done.json (records, bytes, analyzer and
+                          options hash, list digest). Every input gets a record, unreadable ones with 'error'.
+      --resume            with --out: keep the records an interrupted run of this shard left (its torn last line is
+                          dropped) for the files whose size and sha256 are unchanged and whose analyzer and options
+                          hash are this run's; analyse only the rest. Each kept file is read once more to hash it
+      --fast-resume       --resume comparing size and modification time instead of content (kept if modified at
+                          least 2 s before the shard first started): a stat per file instead of a read, but it trusts
+                          mtimes, so a same-size replacement with an old mtime (cp -p, rsync -t, clock skew between
+                          nodes) keeps a stale record
+
+  Without --shard the shard comes from the first of these that is set (two set is a usage error):
+    SLURM_ARRAY_TASK_ID   with --shard-count N: the id is the 0-based index (submit --array=0-(N−1)); resubmitting
+                          a few failed ids (sbatch --array=3,5) then keeps them right. Without it: (ID − MIN) / STEP of
+                          SLURM_ARRAY_TASK_COUNT, from SLURM_ARRAY_TASK_MIN, _MAX, _STEP; an irregular --array list
+                          (3,5,9) is refused
+    AWS_BATCH_JOB_ARRAY_INDEX   0-based; needs --shard-count (the array size)
+    JOB_COMPLETION_INDEX        Kubernetes Indexed Job, 0-based; needs --shard-count (.spec.completions)
+  An index at or above the count, a missing count or an unusable value is a usage error, never a full run.
+  --shard 0/1 runs everything whatever the environment says. The shard used is named on standard error.
+  \${SHARD_ENV}
   -q, --quiet             no progress and no summary on standard error
   -h, --help              this help
   -V, --version           the program's and the analyzer's versions
@@ -42,13 +99,22 @@ exit status:
   0  every file got a report (a report may say "can't tell": encrypted, damaged, not a PDF)
   1  some file could not be read (missing, unreadable, not a regular file, larger than --max-bytes)
      or hit an internal error; it still has its own record and the other files were analysed
-  2  usage error (unknown option, bad value, no input, a --files-from list that cannot be opened)
+  2  usage error (unknown option, bad value, no input, a --files-from list that cannot be opened, a shard that
+     does not fit its environment, --out holding another shard count or, without --resume, this shard already)
+With --out, status 0/1 is as above once the shard is complete; a shard found complete by --resume exits 0.
 A closed standard output (e.g. '| head') ends the run quietly with status 0.
 
 limits (--limit NAME=VALUE, VALUE a non-negative number):
 ${Object.entries(DEFAULT_OPTIONS)
   .map(([k, v]) => `  ${k} (default ${v})`)
   .join('\n')}`;
+
+/** classify --help, with what this environment's shard variables give. */
+export function classifyUsage(env: NodeJS.ProcessEnv = process.env): string {
+  return CLASSIFY_TEMPLATE.replace('${SHARD_ENV}', shardEnvLine(env));
+}
+
+export const CLASSIFY_USAGE = classifyUsage({});
 
 export interface CliArgs {
   paths: string[];
@@ -65,10 +131,34 @@ export interface CliArgs {
   layerQuality: boolean;
   /** --text-layer */
   textLayer: boolean;
+  /** --shard I/N as given (resolved against the environment by the run) */
+  shard?: string;
+  /** --shard-count N */
+  shardCount?: number;
+  /** --out DIR */
+  out?: string;
+  /** --resume (also set by --fast-resume) */
+  resume: boolean;
+  /** --fast-resume */
+  fastResume: boolean;
+}
+
+export interface MergeArgs {
+  dir: string;
+  output?: string;
+  csv: boolean;
+  filesFrom?: string;
+  nul: boolean;
+  quiet: boolean;
 }
 
 /** What the command line asks for: a run, a text to print (help, version), or a usage error. */
-export type Parsed = { kind: 'run'; args: CliArgs } | { kind: 'help'; text: string } | { kind: 'version' } | { kind: 'usage-error'; message: string };
+export type Parsed =
+  | { kind: 'run'; args: CliArgs }
+  | { kind: 'merge'; args: MergeArgs }
+  | { kind: 'help'; text: string }
+  | { kind: 'version' }
+  | { kind: 'usage-error'; message: string; command?: 'classify' | 'merge' };
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -84,16 +174,31 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   'layer-quality': { type: 'boolean' },
   'text-layer': { type: 'boolean' },
+  shard: { type: 'string' },
+  'shard-count': { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'boolean' },
+  'fast-resume': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
 
-export function parseArgs(argv: readonly string[]): Parsed {
+const MERGE_OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  csv: { type: 'boolean' },
+  'files-from': { type: 'string', short: 'T' },
+  null: { type: 'boolean', short: '0' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Parsed {
   const first = argv[0];
   if (first === undefined) return usageError('no command given');
   if (first === '-h' || first === '--help') return { kind: 'help', text: MAIN_USAGE };
   if (first === '-V' || first === '--version') return { kind: 'version' };
-  if (first !== 'classify') return usageError(`unknown command: ${first}${hint(first, ['classify'])}`);
+  if (first === 'merge') return parseMerge(argv.slice(1));
+  if (first !== 'classify') return usageError(`unknown command: ${first}${hint(first, ['classify', 'merge'])}`);
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
@@ -101,9 +206,9 @@ export function parseArgs(argv: readonly string[]): Parsed {
     values = r.values;
     positionals = r.positionals;
   } catch (e) {
-    return usageError(explainParseError(e));
+    return usageError(explainParseError(e, OPTIONS));
   }
-  if (values.help) return { kind: 'help', text: CLASSIFY_USAGE };
+  if (values.help) return { kind: 'help', text: classifyUsage(env) };
   if (values.version) return { kind: 'version' };
   const out: CliArgs = {
     paths: positionals,
@@ -116,6 +221,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     limits: {},
     layerQuality: !!values['layer-quality'],
     textLayer: !!values['text-layer'],
+    resume: !!values.resume || !!values['fast-resume'],
+    fastResume: !!values['fast-resume'],
   };
   if (typeof values.jobs === 'string') {
     const n = wholeNumber(values.jobs);
@@ -137,9 +244,43 @@ export function parseArgs(argv: readonly string[]): Parsed {
     (out.limits as Record<string, number>)[r.name] = r.value;
   }
   if (out.paths.length === 0 && out.filesFrom === undefined) return usageError('no files given');
+  if (typeof values.shard === 'string') out.shard = values.shard;
+  if (typeof values['shard-count'] === 'string') {
+    const n = wholeNumber(values['shard-count']);
+    if (n === undefined || n < 1) return usageError(`--shard-count needs a positive whole number, not '${values['shard-count']}'`);
+    out.shardCount = n;
+  }
+  if (typeof values.out === 'string') {
+    if (values.out === '') return usageError('--out needs a directory');
+    out.out = values.out;
+  }
+  if (out.resume && out.out === undefined)
+    return usageError(`--${out.fastResume ? 'fast-resume' : 'resume'} needs --out DIR (it resumes the parts there)`);
+  if (out.out !== undefined && out.pages) return usageError('--pages does not apply with --out: parts hold JSON records');
+  if ((out.out !== undefined || out.shard !== undefined) && out.paths.includes('-'))
+    return usageError("standard input ('-') cannot be sharded or written to --out: pass files, or a path list with --files-from");
   const stdinUses = out.paths.filter((p) => p === '-').length + (out.filesFrom === '-' ? 1 : 0);
   if (stdinUses > 1) return usageError("standard input ('-') can be read only once");
   return { kind: 'run', args: out };
+}
+
+function parseMerge(argv: readonly string[]): Parsed {
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    const r = nodeParseArgs({ args: argv, options: MERGE_OPTIONS, allowPositionals: true, strict: true });
+    values = r.values;
+    positionals = r.positionals;
+  } catch (e) {
+    return usageError(explainParseError(e, MERGE_OPTIONS), 'merge');
+  }
+  if (values.help) return { kind: 'help', text: MERGE_USAGE };
+  if (positionals.length !== 1) return usageError(positionals.length === 0 ? 'merge needs the DIR of the parts' : 'merge takes one DIR', 'merge');
+  const args: MergeArgs = { dir: positionals[0], csv: !!values.csv, nul: !!values.null, quiet: !!values.quiet };
+  if (typeof values.output === 'string') args.output = values.output;
+  if (typeof values['files-from'] === 'string') args.filesFrom = values['files-from'];
+  if (args.nul && args.filesFrom === undefined) return usageError('-0/--null only applies to --files-from', 'merge');
+  return { kind: 'merge', args };
 }
 
 /** `name=value` onto a numeric AnalyzerOptions key; a message on error. */
@@ -155,8 +296,8 @@ export function parseLimit(spec: string): { name: keyof AnalyzerOptions; value: 
   return { name: name as keyof AnalyzerOptions, value };
 }
 
-function usageError(message: string): Parsed {
-  return { kind: 'usage-error', message };
+function usageError(message: string, command: 'classify' | 'merge' = 'classify'): Parsed {
+  return { kind: 'usage-error', message, command };
 }
 
 function wholeNumber(s: string): number | undefined {
@@ -174,12 +315,12 @@ export function byteSize(s: string): number | undefined {
 }
 
 /** Turns parseArgs' errors into one line naming the option, with a "did you mean" when one is close. */
-function explainParseError(e: unknown): string {
+function explainParseError(e: unknown, options: Record<string, { type: string; short?: string }>): string {
   const err = e as { code?: string; message?: string };
   const msg = String(err.message ?? e);
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const opt = /'([^']+)'/.exec(msg)?.[1] ?? '';
-    const names = Object.entries(OPTIONS).flatMap(([long, o]) => ['--' + long, ...('short' in o ? ['-' + o.short] : [])]);
+    const names = Object.entries(options).flatMap(([long, o]) => ['--' + long, ...('short' in o ? ['-' + o.short] : [])]);
     return `unknown option ${opt}${hint(opt, names)}`;
   }
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

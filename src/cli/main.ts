@@ -13,9 +13,12 @@ import { nodeThreadWorker } from '../shared/nodeThreadWorker';
 import { AnalysisPool, type AnalysisWorker, type PoolOutcome } from '../shared/pool';
 import { PROGRAM, parseArgs, type CliArgs } from './args';
 import { inputItems, readStdin, type InputErrorReason } from './inputs';
+import { merge } from './merge';
 import { Output } from './output';
+import { openPart, sameContent, sameMetadata, type Candidate, type PartWriter } from './parts';
 import { Progress, summaryLine, type Tally } from './progress';
 import { buildRecord, headOf, recordJson, renderRecord, type CliRecord, type RecordHead, type RenderMode } from './render';
+import { ListDigest, pathHashes, resolveShard, type ShardSource } from './shard';
 import { escapeName } from './table';
 import { versions } from './version';
 import { handle, workerLoop, type ReadErrorReply, type RenderRequest } from './worker';
@@ -28,6 +31,8 @@ export interface CliIO {
   stderrIsTTY: boolean;
   /** replaces the worker pool (tests) */
   analyze?: Analyze;
+  /** the environment the shard variables are read from (default process.env) */
+  env?: NodeJS.ProcessEnv;
 }
 
 type Analyze = (bytes: Uint8Array, options: Partial<AnalyzerOptions>, extra: RenderRequest) => Promise<PoolOutcome>;
@@ -38,6 +43,8 @@ interface Done {
   head: RecordHead;
   text: Iterable<string>;
   failed: boolean;
+  /** --resume: an earlier run's record stands for this entry; nothing to write */
+  kept?: Candidate;
 }
 
 /** Runs the CLI; resolves to the exit status (0 all reported, 1 some file failed, 2 usage). Never rejects. */
@@ -49,12 +56,13 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
     stdoutIsTTY: io.stdoutIsTTY ?? process.stdout.isTTY === true,
     stderrIsTTY: io.stderrIsTTY ?? process.stderr.isTTY === true,
     analyze: io.analyze,
+    env: io.env ?? process.env,
   };
   // A closed stderr (2>&- or a dead log reader) must not crash the run, nor `--help | head` on stdout; classify's
   // Output keeps its own account of stdout's errors.
   full.stderr.on('error', () => {});
   full.stdout.on('error', () => {});
-  const parsed = parseArgs(argv);
+  const parsed = parseArgs(argv, full.env);
   switch (parsed.kind) {
     case 'help':
       full.stdout.write(parsed.text + '\n');
@@ -65,8 +73,15 @@ export async function main(argv: string[], io: Partial<CliIO> = {}): Promise<num
       return 0;
     }
     case 'usage-error':
-      full.stderr.write(`${PROGRAM}: ${parsed.message}\nTry '${PROGRAM} classify --help' for more information.\n`);
+      full.stderr.write(`${PROGRAM}: ${parsed.message}\nTry '${PROGRAM} ${parsed.command ?? 'classify'} --help' for more information.\n`);
       return 2;
+    case 'merge':
+      try {
+        return await merge(parsed.args, full, PROGRAM);
+      } catch (e) {
+        full.stderr.write(`${PROGRAM} merge: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+        return 1;
+      }
   }
   try {
     return await classify(parsed.args, full);
@@ -94,7 +109,39 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   if (args.layerQuality) options.layerQuality = true;
   if (args.textLayer) options.textLayer = true;
   const stamp = { analyzerVersion: versions().analyzer, optionsHash: optionsHash(options) };
-  const mode: RenderMode = args.json ? 'json' : args.pages ? 'table-pages' : 'table';
+  const usage = (message: string) => {
+    io.stderr.write(`${PROGRAM}: ${message}\nTry '${PROGRAM} classify --help' for more information.\n`);
+    return 2;
+  };
+  const sharding = resolveShard(args.shard, args.shardCount, io.env ?? process.env);
+  if (!sharding.ok) return usage(sharding.message);
+  const source: ShardSource | undefined = sharding.value;
+  if (source && args.paths.includes('-')) return usage(`standard input ('-') cannot be sharded (shard from ${source.from})`);
+  const shard = source?.shard ?? (args.out !== undefined ? { index: 0, count: 1 } : undefined);
+  let part: PartWriter | undefined;
+  if (args.out !== undefined && shard) {
+    const opened = await openPart(args.out, shard, stamp, args.resume);
+    if (!opened.ok) return opened.usage ? usage(opened.message) : (io.stderr.write(`${PROGRAM}: ${opened.message}\n`), 1);
+    if (opened.alreadyDone) {
+      if (!args.quiet)
+        io.stderr.write(
+          `${PROGRAM}: shard ${shard.index}/${shard.count} is already complete in ${opened.writer.names.part} (${opened.alreadyDone.records} records); nothing to do\n`,
+        );
+      return 0;
+    }
+    part = opened.writer;
+    part.start();
+  }
+  if (source && !args.quiet) {
+    const resumed =
+      part && part.priorLines > 0
+        ? `; resuming ${part.priorLines} records${part.tornBytes ? ` (a torn last line of ${part.tornBytes} bytes dropped)` : ''}`
+        : '';
+    io.stderr.write(`${PROGRAM}: shard ${source.shard.index}/${source.shard.count} from ${source.from}${resumed}\n`);
+  }
+  const listDigest = new ListDigest();
+  const shardDigest = new ListDigest();
+  const mode: RenderMode = args.json || part ? 'json' : args.pages ? 'table-pages' : 'table';
   const out = new Output(io.stdout);
   const progress = Progress.for(io.stderr, args.quiet, io.stderrIsTTY);
   const tally: Tally = { files: 0, pages: 0, needOcr: 0, cantTell: 0, failed: 0 };
@@ -126,7 +173,14 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   let wakeReader: (() => void) | undefined;
   const nudge = (w: (() => void) | undefined) => w?.();
 
+  let resumed = 0;
+  let failedRecords = 0;
   const emit = async (d: Done) => {
+    if (d.kept) {
+      part?.keep(d.kept);
+      resumed++;
+      return;
+    }
     tally.files++;
     if (d.failed) {
       status = 1;
@@ -137,6 +191,12 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       if (d.head.needsOcr) tally.needOcr++;
       if (d.head.error || d.head.unknownPages > 0) tally.cantTell++;
       if (d.head.reocrPages !== undefined) tally.reocr = (tally.reocr ?? 0) + d.head.reocrPages;
+    }
+    if (part) {
+      if (d.failed) failedRecords++;
+      part.append(d.text);
+      progress.update(tally);
+      return;
     }
     if (io.stdoutIsTTY) progress.clear();
     await out.writeChunks(d.text);
@@ -153,13 +213,30 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
           say(item.message);
           continue;
         }
+        if (shard && item.kind !== 'stdin') {
+          // Every task digests the whole list, so merge can check that the shards add up to it.
+          const [h1, h2] = pathHashes(item.path);
+          listDigest.addHashes(h1, h2);
+          if (h1 % shard.count !== shard.index) continue;
+          shardDigest.addHashes(h1, h2);
+        }
         while (queue.length >= window && !out.closed) await new Promise<void>((r) => (wakeReader = r));
         if (out.closed) break;
-        queue.push(
+        const run = () =>
           item.kind === 'error'
             ? Promise.resolve(failed(failureRecord(item.path, item.reason, item.message, stamp), mode))
-            : analyzeOne(item.kind === 'stdin' ? undefined : item.path, io.stdin, args.maxBytes, options, stamp, mode, analyze),
-        );
+            : analyzeOne(item.kind === 'stdin' ? undefined : item.path, io.stdin, args.maxBytes, options, stamp, mode, analyze);
+        const candidate = part && item.kind === 'file' ? part.candidates.get(item.path)?.shift() : undefined;
+        if (candidate && part && item.kind === 'file') {
+          const path = item.path;
+          const since = part.firstStartedAt;
+          const verdict = args.fastResume && since !== undefined ? sameMetadata(path, candidate, since) : sameContent(path, candidate);
+          queue.push(
+            verdict.then((v): Promise<Done> =>
+              v === 'same' ? Promise.resolve({ file: path, head: EMPTY_HEAD, text: [], failed: false, kept: candidate }) : run(),
+            ),
+          );
+        } else queue.push(run());
         nudge(wakeWriter);
       }
     } finally {
@@ -189,6 +266,29 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
     await reader;
   } finally {
     pool?.dispose();
+    if (out.closed) part?.close();
+  }
+  if (part && shard) {
+    let marker;
+    try {
+      marker = part.finish({
+        ...stamp,
+        list: { entries: listDigest.entries, hash: listDigest.hash },
+        shardList: { entries: shardDigest.entries, hash: shardDigest.hash },
+        failed: failedRecords,
+      });
+    } catch (e) {
+      part.close();
+      io.stderr.write(`${PROGRAM}: cannot finish ${part.names.part}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+    progress.clear();
+    if (!args.quiet)
+      io.stderr.write(
+        `${summaryLine(tally, Date.now() - started)}${resumed ? ` · ${resumed} kept from the earlier run` : ''}\n` +
+          `${PROGRAM}: shard ${shard.index}/${shard.count} complete: ${part.names.part} (${marker.records} records of ${listDigest.entries} in the list, ${marker.bytes} bytes)\n`,
+      );
+    return status;
   }
   await out.end();
   progress.clear();
@@ -203,6 +303,8 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   if (!args.json && !args.quiet) io.stderr.write(summaryLine(tally, Date.now() - started) + '\n');
   return status;
 }
+
+const EMPTY_HEAD: RecordHead = { pageCount: 0, needsOcr: false, unknownPages: 0 };
 
 /** A failed file: its JSON line in JSON mode; in table mode only the message on standard error. */
 function failed(rec: CliRecord, mode: RenderMode): Done {
