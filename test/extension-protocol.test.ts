@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import {
   chunkPageOverlays,
   evidenceMessages,
+  fontRowsOf,
   MAX_BOXES_PER_PAGE,
+  MAX_FONTS_PER_PAGE,
+  MAX_RUN_TEXT,
+  MAX_RUNS_PER_PAGE,
+  pageTextLayerOf,
+  PREVIEW_MAX_RUNS_PER_MESSAGE,
+  PREVIEW_MAX_TEXT_PAGES_PER_REQUEST,
+  textLayerMessages,
   NO_ROUTE,
   overlayHeadOf,
   type PageOverlay,
@@ -18,6 +26,7 @@ import {
   unpackSizes,
 } from '../src/shared/protocol';
 import { overlayOf } from '../src/extension/model';
+import type { FontEvidence, GlyphRun, TextLayer } from '../src/analyzer/types';
 import { fortyPages } from './extension-helpers';
 
 test('valid webview messages pass', () => {
@@ -266,14 +275,22 @@ test('needPages requests are validated and clipped to the request cap', () => {
 });
 
 test('persisted webview state is validated', () => {
-  assert.deepEqual(parseWebviewState(undefined), { page: 1, showBoxes: true, zoom: 0 });
-  assert.deepEqual(parseWebviewState({ page: 7, showBoxes: false, zoom: 1.5, uri: 'file:///a.pdf' }), {
+  assert.deepEqual(parseWebviewState(undefined), { page: 1, showBoxes: true, showText: false, showFonts: false, zoom: 0 });
+  assert.deepEqual(parseWebviewState({ page: 7, showBoxes: false, showText: true, showFonts: true, zoom: 1.5, uri: 'file:///a.pdf' }), {
     page: 7,
     showBoxes: false,
+    showText: true,
+    showFonts: true,
     zoom: 1.5,
     uri: 'file:///a.pdf',
   });
-  assert.deepEqual(parseWebviewState({ page: -7, showBoxes: 'no', zoom: 13 }), { page: 1, showBoxes: true, zoom: 0 });
+  assert.deepEqual(parseWebviewState({ page: -7, showBoxes: 'no', showText: 1, showFonts: 'yes', zoom: 13 }), {
+    page: 1,
+    showBoxes: true,
+    showText: false,
+    showFonts: false,
+    zoom: 0,
+  });
 });
 
 test('remember the place: pageChanged carries a valid zoom; load carries a valid place; anything else is dropped', () => {
@@ -298,4 +315,157 @@ test('remember the place: pageChanged carries a valid zoom; load carries a valid
 
 test('toggleBoxes from the host (a keybinding) parses; it carries nothing', () => {
   assert.deepEqual(parseHostMessage({ type: 'toggleBoxes', extra: 1 }), { type: 'toggleBoxes' });
+});
+
+test('toggleTextLayer and toggleFonts from the host parse; they carry nothing', () => {
+  assert.deepEqual(parseHostMessage({ type: 'toggleTextLayer', page: 3 }), { type: 'toggleTextLayer' });
+  assert.deepEqual(parseHostMessage({ type: 'toggleFonts', x: 1 }), { type: 'toggleFonts' });
+});
+
+const font = (name: string, chars: number, extra: Partial<FontEvidence> = {}): FontEvidence => ({
+  name,
+  baseFont: `Base${name}`,
+  subtype: 'Type1',
+  decoding: 'encoding',
+  chars,
+  ...extra,
+});
+
+test('the fonts table: the most used fonts first, at most MAX_FONTS_PER_PAGE, names clipped; the overlay carries it', () => {
+  const fonts = Array.from({ length: MAX_FONTS_PER_PAGE + 10 }, (_, i) => font(`F${i}`, i));
+  fonts[3] = font('F3', 10_000, {
+    baseFont: 'X'.repeat(5000),
+    embedded: true,
+    toUnicode: 'broken',
+    glyphs: 12_000,
+    invisibleChars: 7,
+    glyphless: true,
+  });
+  const rows = fontRowsOf(fonts);
+  assert.equal(rows.length, MAX_FONTS_PER_PAGE);
+  assert.equal(rows[0].name, 'F3');
+  assert.equal(rows[0].baseFont.length, 128);
+  assert.deepEqual(
+    [rows[0].embedded, rows[0].toUnicode, rows[0].glyphs, rows[0].invisibleChars, rows[0].glyphless],
+    [true, 'broken', 12_000, 7, true],
+  );
+  assert.ok(rows.every((r, i) => i === 0 || r.chars <= rows[i - 1].chars));
+  // an old report without the new columns: they stay absent, not zero
+  assert.deepEqual(fontRowsOf([font('F1', 5)]), [{ name: 'F1', baseFont: 'BaseF1', subtype: 'Type1', decoding: 'encoding', chars: 5 }]);
+  const report = fortyPages();
+  report.pages[0].evidence.fonts = [font('F1', 5, { glyphless: true })];
+  const o = overlayOf(report, false).pages[0];
+  assert.equal(o.fontRows?.[0].glyphless, true);
+  // through the webview's validator: kept, with the counts and flags checked
+  const head = parseHostMessage({
+    type: 'pages',
+    report: 1,
+    pages: [{ ...o, fontRows: [{ ...o.fontRows[0], chars: -3, toUnicode: 'maybe', glyphless: 'yes' }, 'junk'] }],
+  });
+  assert.ok(head?.type === 'pages');
+  assert.deepEqual(head.pages[0].fontRows, [{ name: 'F1', baseFont: 'BaseF1', subtype: 'Type1', decoding: 'encoding', chars: 0 }]);
+});
+
+const run = (i: number, extra: Partial<GlyphRun> = {}): GlyphRun => ({
+  text: `w${i}`,
+  rect: [i, 0, i + 5, 10],
+  visibility: 'invisible',
+  font: 'f-0-0',
+  size: 12,
+  hScale: 1,
+  chars: 2,
+  ...extra,
+});
+
+test("a page's text layer for the webview: the first MAX_RUNS_PER_PAGE runs, strings clipped, the cut said", () => {
+  const layer: TextLayer = { runs: Array.from({ length: MAX_RUNS_PER_PAGE + 5 }, (_, i) => run(i)), runCount: MAX_RUNS_PER_PAGE + 5, text: '' };
+  layer.runs[0] = run(0, { text: 'y'.repeat(MAX_RUN_TEXT + 50), visibility: 'hidden' });
+  const p = pageTextLayerOf(4, layer);
+  assert.equal(p.page, 4);
+  assert.equal(p.runs.length, MAX_RUNS_PER_PAGE);
+  assert.equal(p.runCount, MAX_RUNS_PER_PAGE + 5);
+  assert.equal(p.cut, 'runs');
+  assert.equal(p.runs[0].text.length, MAX_RUN_TEXT);
+  assert.deepEqual(Object.keys(p.runs[1]).sort(), ['font', 'rect', 'size', 'text', 'visibility']);
+  const small = pageTextLayerOf(1, { runs: [run(1)], runCount: 1, text: 'w1', cut: 'tounicode' });
+  assert.equal(small.cut, 'tounicode');
+});
+
+test('text-layer messages respect the run and page caps, keep pages whole and in order, and lose none', () => {
+  const pages = Array.from({ length: 40 }, (_, i) => ({
+    page: i + 1,
+    runCount: i % 3 === 0 ? MAX_RUNS_PER_PAGE : 10,
+    runs: Array.from({ length: i % 3 === 0 ? MAX_RUNS_PER_PAGE : 10 }, (_, k) => ({
+      text: 'a',
+      rect: [k, 0, k + 1, 1] as [number, number, number, number],
+      visibility: 'visible' as const,
+      font: 'F1',
+      size: 10,
+    })),
+  }));
+  const msgs = textLayerMessages(pages, 9);
+  assert.ok(msgs.length > 1);
+  for (const m of msgs) {
+    assert.equal(m.report, 9);
+    assert.ok(m.pages.length <= PREVIEW_MAX_TEXT_PAGES_PER_REQUEST);
+    assert.ok(m.pages.reduce((a, p) => a + p.runs.length, 0) <= PREVIEW_MAX_RUNS_PER_MESSAGE);
+    // each message passes the webview's validator unchanged
+    assert.deepEqual(parseHostMessage(JSON.parse(JSON.stringify(m))), m);
+  }
+  assert.deepEqual(
+    msgs.flatMap((m) => m.pages.map((p) => p.page)),
+    pages.map((p) => p.page),
+  );
+});
+
+test('the webview validator cuts an oversized text-layer message and drops bad runs', () => {
+  const runs = Array.from({ length: MAX_RUNS_PER_PAGE + 100 }, (_, k) => ({
+    text: 't',
+    rect: [k, 0, k + 1, 1],
+    visibility: 'invisible',
+    font: 'F',
+    size: 1,
+  }));
+  const bad = [
+    { text: 'x', rect: [0, 0, 1], visibility: 'invisible' },
+    { text: 'x', rect: [0, 0, 1, 1], visibility: 'sideways' },
+    { text: 5, rect: [0, 0, 1, 1], visibility: 'visible' },
+  ];
+  const m = parseHostMessage({
+    type: 'textLayer',
+    report: 2,
+    pages: [
+      { page: 1, runs: [...bad, ...runs], runCount: 3 },
+      { page: 2, runs, runCount: 1 },
+      { page: 3, runs, runCount: 1 },
+    ],
+  });
+  assert.ok(m?.type === 'textLayer');
+  assert.equal(m.pages[0].runs.length, MAX_RUNS_PER_PAGE);
+  assert.equal(m.pages[0].runCount, MAX_RUNS_PER_PAGE, 'runCount is at least the runs kept');
+  assert.equal(m.pages.length, 2, 'the third page would pass the per-message cap');
+  assert.equal(parseHostMessage({ type: 'textLayer', report: -1, pages: [] }), undefined);
+  assert.deepEqual(parseHostMessage({ type: 'textLayerStatus', report: 2, status: 'unavailable', message: 'why' }), {
+    type: 'textLayerStatus',
+    report: 2,
+    status: 'unavailable',
+    message: 'why',
+  });
+  assert.equal(parseHostMessage({ type: 'textLayerStatus', report: 2, status: 'done' }), undefined);
+});
+
+test('needTextLayer requests are validated and clipped to their own cap', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'needTextLayer', report: 3, from: 2, to: 500 }, 1000), {
+    type: 'needTextLayer',
+    report: 3,
+    from: 2,
+    to: 2 + PREVIEW_MAX_TEXT_PAGES_PER_REQUEST - 1,
+  });
+  for (const bad of [
+    { type: 'needTextLayer', report: 3, from: 5, to: 4 },
+    { type: 'needTextLayer', report: 3, from: 0, to: 4 },
+    { type: 'needTextLayer', report: 'x', from: 1, to: 4 },
+    { type: 'needTextLayer', report: 3, from: 1, to: 41 },
+  ])
+    assert.equal(parseWebviewMessage(bad, 40), undefined, JSON.stringify(bad));
 });

@@ -10,13 +10,17 @@
 import * as pdfjs from 'pdfjs-dist';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
 import {
+  type FontRow,
   type HostMessage,
   NO_ROUTE,
   type OverlayHead,
   type PageOverlay,
+  type PageTextLayer,
   parseHostMessage,
   parseWebviewState,
   PREVIEW_MAX_PAGES_PER_REQUEST,
+  PREVIEW_MAX_TEXT_PAGES_PER_REQUEST,
+  type RunBox,
   routeOf,
   unpackSizes,
   type WebviewMessage,
@@ -46,12 +50,16 @@ interface Slot {
   evidence: HTMLDivElement;
   canvas: HTMLCanvasElement | null;
   overlay: HTMLDivElement;
+  /** the text layer's glyph-run boxes (drawn when the text-layer toggle is on) */
+  textOverlay: HTMLDivElement;
+  /** what drawText last drew from */
+  textDrawn: { layer: PageTextLayer | undefined; scale: number; hasPage: boolean; on: boolean } | null;
   renderedScale: number;
   task: RenderTask | null;
   page: PDFPageProxy | null;
   loadingPage: boolean;
   /** what drawOverlay last drew from: redraw only when the evidence or the scale changed */
-  drawn: { o: PageOverlay | undefined; route: string | undefined; scale: number; hasPage: boolean } | null;
+  drawn: { o: PageOverlay | undefined; route: string | undefined; scale: number; hasPage: boolean; fonts: boolean } | null;
 }
 
 let pdf: PDFDocumentProxy | null = null;
@@ -70,6 +78,13 @@ const overlays = new Map<number, PageOverlay>();
 /** Pages asked of the host and not answered yet. */
 const asked = new Set<number>();
 const KEEP_OVERLAYS = 2000;
+/** Glyph-run boxes of the pages near the viewport (asked for only while the text-layer toggle is on). */
+const textLayers = new Map<number, PageTextLayer>();
+const askedText = new Set<number>();
+const KEEP_TEXT_LAYERS = 40;
+/** the host's word on the text layer of the current report */
+let textStatus: 'none' | 'reading' | 'ready' | 'unavailable' = 'none';
+let textMessage = '';
 
 /** Pages in the DOM at most (a far zoomed-out view of tiny pages must not create thousands). */
 const MAX_SLOTS = 60;
@@ -84,7 +99,34 @@ const LIST_PAD = 4;
 const app = document.getElementById('app')!;
 const fileName = h('span', { class: 'file-name' });
 const verdict = h('span', { class: 'verdict' });
-const boxesToggle = h('button', { class: 'tool', title: 'Show or hide image boxes', 'aria-pressed': 'true' }, icon('symbol-misc'), ' Boxes');
+const boxesToggle = h('button', { class: 'tool', title: 'Show or hide image boxes (Alt+B)', 'aria-pressed': 'true' }, icon('symbol-misc'), ' Boxes');
+const textToggle = h(
+  'button',
+  { class: 'tool text-toggle', title: 'Show or hide the text layer: the boxes of the text the analyzer found (Alt+T)', 'aria-pressed': 'false' },
+  icon('layers'),
+  ' Text',
+);
+const fontsToggle = h(
+  'button',
+  { class: 'tool fonts-toggle', title: "Show or hide each page's fonts table (Shift+Alt+T)", 'aria-pressed': 'false' },
+  icon('table'),
+  ' Fonts',
+);
+const textInfo = h('span', { class: 'text-info', role: 'status' });
+/** The colours of the text-layer boxes, shown while the overlay is on. */
+const legend = h(
+  'div',
+  { class: 'legend', 'aria-label': 'Text layer colours' },
+  h('span', { class: 'swatch vis-visible' }),
+  ' visible text ',
+  h('span', { class: 'swatch vis-invisible' }),
+  ' invisible (render mode 3, clipped) ',
+  h('span', { class: 'swatch vis-hidden' }),
+  ' hidden under an image ',
+  textInfo,
+);
+/** The string of the glyph run under the pointer or the keyboard focus. */
+const tip = h('div', { class: 'run-tip', role: 'tooltip', id: 'run-tip', hidden: true });
 const zoomSelect = h('select', { class: 'zoom', title: 'Zoom' });
 for (const z of ZOOM_LEVELS) zoomSelect.append(h('option', { value: String(z) }, z === 0 ? 'Fit width' : `${Math.round(z * 100)}%`));
 const pageInput = h('input', { class: 'page-input', type: 'number', min: '1', value: '1', title: 'Go to page', 'aria-label': 'Page number' });
@@ -97,6 +139,8 @@ const toolbar = h(
   verdict,
   h('span', { class: 'spacer' }),
   boxesToggle,
+  textToggle,
+  fontsToggle,
   zoomSelect,
   h('label', { class: 'page-nav' }, 'Page ', pageInput, pageTotal),
 );
@@ -108,7 +152,7 @@ pageList.append(listSpace);
 const pagesEl = h('main', { class: 'pages', tabindex: '0', 'aria-label': 'Page preview' });
 const pagesSpace = h('div', { class: 'scroll-space' });
 pagesEl.append(pagesSpace);
-append(app, toolbar, banner, findings, h('div', { class: 'body' }, pageList, pagesEl));
+append(app, toolbar, legend, banner, findings, h('div', { class: 'body' }, pageList, pagesEl), tip);
 
 function setBanner(text: string, kind: 'info' | 'error' | 'none', action?: { label: string; run: () => void }): void {
   clear(banner);
@@ -120,7 +164,11 @@ function setBanner(text: string, kind: 'info' | 'error' | 'none', action?: { lab
 
 function applyToggles(): void {
   document.body.classList.toggle('hide-boxes', !state.showBoxes);
+  document.body.classList.toggle('show-text', state.showText);
+  document.body.classList.toggle('show-fonts', state.showFonts);
   boxesToggle.setAttribute('aria-pressed', String(state.showBoxes));
+  textToggle.setAttribute('aria-pressed', String(state.showText));
+  fontsToggle.setAttribute('aria-pressed', String(state.showFonts));
   zoomSelect.value = String(state.zoom);
 }
 
@@ -134,6 +182,27 @@ function toggleBoxes(): void {
   saveState();
 }
 boxesToggle.addEventListener('click', toggleBoxes);
+
+function toggleText(): void {
+  state.showText = !state.showText;
+  applyToggles();
+  saveState();
+  if (!state.showText) hideTip();
+  showTextInfo();
+  // draws what is held, and asks the host for the text layer of the pages in view
+  update();
+}
+textToggle.addEventListener('click', toggleText);
+
+function toggleFonts(): void {
+  state.showFonts = !state.showFonts;
+  applyToggles();
+  saveState();
+  captureAnchor();
+  for (const s of slots.values()) drawOverlay(s);
+  update();
+}
+fontsToggle.addEventListener('click', toggleFonts);
 zoomSelect.addEventListener('change', () => {
   const z = Number(zoomSelect.value);
   if (!ZOOM_LEVELS.includes(z)) return;
@@ -316,19 +385,37 @@ function update(): void {
     s.surface.style.height = `${size.h}px`;
     s.el.style.top = `${pages.place(layout.offsetOf(n))}px`;
     drawOverlay(s);
+    drawText(s);
     void renderSlot(s);
   }
   askEvidence(first, last);
+  if (state.showText) askTextLayer(first, last);
   trackCurrent();
 }
 
 function makeSlot(n: number): Slot {
   const overlay = h('div', { class: 'overlay' });
-  const surface = h('div', { class: 'surface' }, overlay);
+  const textOverlay = h('div', { class: 'text-overlay', role: 'group', 'aria-label': `Text layer of page ${n}` });
+  const surface = h('div', { class: 'surface' }, overlay, textOverlay);
   const headEl = h('div', { class: 'page-head' });
   const evidence = h('div', { class: 'evidence' });
   const el = h('div', { class: 'page', 'data-page': n }, headEl, surface, evidence);
-  return { n, el, head: headEl, surface, evidence, canvas: null, overlay, renderedScale: 0, task: null, page: null, loadingPage: false, drawn: null };
+  return {
+    n,
+    el,
+    head: headEl,
+    surface,
+    evidence,
+    canvas: null,
+    overlay,
+    textOverlay,
+    textDrawn: null,
+    renderedScale: 0,
+    task: null,
+    page: null,
+    loadingPage: false,
+    drawn: null,
+  };
 }
 
 function dropSlot(s: Slot): void {
@@ -372,6 +459,7 @@ async function renderSlot(s: Slot): Promise<void> {
       else if (!hadAnchor) pendingAnchor = null;
       // The overlay's boxes need the page's viewport: draw them now that it is known.
       drawOverlay(s);
+      drawText(s);
     }
     const scale = layout.scaleOf(s.n);
     if ((s.renderedScale === scale && s.canvas) || s.task) return;
@@ -441,8 +529,9 @@ function drawOverlay(s: Slot): void {
   const route = head ? routeOf(head, s.n) : undefined;
   const scale = layout ? layout.scaleOf(s.n) : 0;
   const d = s.drawn;
-  if (d && d.o === o && d.route === route && d.scale === scale && d.hasPage === !!s.page) return;
-  s.drawn = { o, route, scale, hasPage: !!s.page };
+  const fonts = state.showFonts;
+  if (d && d.o === o && d.route === route && d.scale === scale && d.hasPage === !!s.page && d.fonts === fonts) return;
+  s.drawn = { o, route, scale, hasPage: !!s.page, fonts };
   clear(s.head);
   clear(s.evidence);
   clear(s.overlay);
@@ -461,6 +550,7 @@ function drawOverlay(s: Slot): void {
     `${o.visibleChars} visible chars · ${o.invisibleChars} invisible · ${percent(o.imageCoverage)} image in ${o.imageCount} image${o.imageCount === 1 ? '' : 's'} · ${o.vectorOps} vector ops · ${o.fonts} font${o.fonts === 1 ? '' : 's'}`,
   );
   for (const note of o.notes ?? []) append(s.evidence, h('div', { class: 'note' }, note));
+  if (fonts) s.evidence.append(fontsTable(s.n, o));
   if (!s.page) return;
   const viewport = s.page.getViewport({ scale });
   for (const b of o.imageBoxes) {
@@ -479,6 +569,215 @@ function drawOverlay(s: Slot): void {
     box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
     box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
     s.overlay.append(box);
+  }
+}
+
+const yesNo = (v: boolean | undefined): string => (v === undefined ? '—' : v ? 'yes' : 'no');
+
+/** A page's fonts: the columns a user reads to see why a text layer does or does not decode. */
+function fontsTable(n: number, o: PageOverlay): HTMLElement {
+  const rows = o.fontRows ?? [];
+  if (rows.length === 0)
+    return h(
+      'div',
+      { class: 'fonts-none' },
+      o.fonts ? `${o.fonts} fonts (not listed in this report: classify again)` : 'No text drawn with a font on this page.',
+    );
+  const th = (text: string, title?: string) => h('th', { scope: 'col', title }, text);
+  const table = h(
+    'table',
+    { class: 'fonts-table' },
+    h('caption', null, `Fonts on page ${n}`),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        th('Font', 'the /BaseFont, and the resource name the page uses'),
+        th('Type', '/Subtype'),
+        th('Embedded', 'the font program is in the file'),
+        th('ToUnicode', 'yes: a map to Unicode; no: none; broken: present but maps nothing, cut, or byte-swapped'),
+        th('Decoded by', 'how the analyzer maps codes to Unicode'),
+        th('Glyphs', 'glyphs drawn with the font, spaces included'),
+        th('Invisible', 'characters drawn but not seen: render mode 3, clipped, or hidden under an image'),
+        th('OCR font', 'the glyphless font OCR engines draw their invisible text with (GlyphLessFont)'),
+      ),
+    ),
+  );
+  const body = h('tbody');
+  for (const f of rows) body.append(fontRow(f));
+  table.append(body);
+  if (o.fonts > rows.length) table.append(h('tfoot', null, h('tr', null, h('td', { colspan: '8' }, `+${o.fonts - rows.length} more fonts`))));
+  return table;
+}
+
+function fontRow(f: FontRow): HTMLTableRowElement {
+  const broken = f.toUnicode === 'broken' || f.decoding === 'none';
+  return h(
+    'tr',
+    { class: f.glyphless ? 'glyphless' : undefined },
+    h(
+      'td',
+      { class: 'font-name', title: `${f.baseFont || '(no /BaseFont)'} (${f.name})` },
+      f.baseFont || '(none)',
+      h('span', { class: 'res-name' }, ` ${f.name}`),
+    ),
+    h('td', null, f.subtype || '—'),
+    h('td', null, yesNo(f.embedded)),
+    h('td', { class: f.toUnicode === 'broken' ? 'bad' : undefined }, f.toUnicode ?? '—'),
+    h('td', { class: broken ? 'bad' : undefined }, f.decoding),
+    h('td', { class: 'num' }, f.glyphs === undefined ? '—' : String(f.glyphs)),
+    h('td', { class: 'num' }, f.invisibleChars === undefined ? '—' : `${f.invisibleChars} of ${f.chars}`),
+    h('td', null, f.glyphless ? 'GlyphLessFont' : yesNo(f.glyphless)),
+  );
+}
+
+// ---- the text layer ------------------------------------------------------------------------------------------------
+
+const VIS_LABEL: Record<RunBox['visibility'], string> = {
+  visible: 'visible',
+  invisible: 'invisible (render mode 3/7 or transparent)',
+  clipped: 'invisible (outside the page)',
+  hidden: 'hidden under an image',
+};
+
+/** Draws (or clears) the glyph-run boxes of a page: one box a run, coloured by how it shows. */
+function drawText(s: Slot): void {
+  const layer = state.showText ? textLayers.get(s.n) : undefined;
+  const scale = layout ? layout.scaleOf(s.n) : 0;
+  const d = s.textDrawn;
+  if (d && d.layer === layer && d.scale === scale && d.hasPage === !!s.page && d.on === state.showText) return;
+  s.textDrawn = { layer, scale, hasPage: !!s.page, on: state.showText };
+  clear(s.textOverlay);
+  if (!layer || !s.page) return;
+  const viewport = s.page.getViewport({ scale });
+  const frag = document.createDocumentFragment();
+  layer.runs.forEach((r, i) => {
+    const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(r.rect) as number[];
+    const box = h('div', {
+      class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}`,
+      tabindex: i === 0 ? '0' : '-1',
+      'data-run': i,
+      'aria-describedby': 'run-tip',
+      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]})`,
+    });
+    box.style.left = `${Math.min(x1, x2)}px`;
+    box.style.top = `${Math.min(y1, y2)}px`;
+    box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
+    box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
+    frag.append(box);
+  });
+  s.textOverlay.append(frag);
+}
+
+/** The run a box element stands for. */
+function runOf(el: Element | null): { run: RunBox; box: HTMLElement } | undefined {
+  const box = el instanceof HTMLElement ? el.closest<HTMLElement>('.run') : null;
+  const n = Number(box?.closest<HTMLElement>('.page')?.dataset.page);
+  const run = box ? textLayers.get(n)?.runs[Number(box.dataset.run)] : undefined;
+  return run && box ? { run, box } : undefined;
+}
+
+function showTip(run: RunBox, box: HTMLElement): void {
+  clear(tip);
+  append(
+    tip,
+    h('div', { class: 'tip-text' }, run.text || '(no decodable text)'),
+    h('div', { class: 'tip-meta' }, `${VIS_LABEL[run.visibility]} · ${run.font} · ${Math.round(run.size * 10) / 10} pt`),
+  );
+  tip.hidden = false;
+  const b = box.getBoundingClientRect();
+  const t = tip.getBoundingClientRect();
+  const below = b.bottom + 4 + t.height < window.innerHeight;
+  tip.style.left = `${Math.max(4, Math.min(b.left, window.innerWidth - t.width - 4))}px`;
+  tip.style.top = `${below ? b.bottom + 4 : Math.max(4, b.top - t.height - 4)}px`;
+}
+
+function hideTip(): void {
+  tip.hidden = true;
+}
+
+pagesEl.addEventListener('mouseover', (e) => {
+  const r = runOf(e.target as Element);
+  if (r) showTip(r.run, r.box);
+});
+pagesEl.addEventListener('mouseout', (e) => {
+  if (runOf(e.target as Element) && !runOf(e.relatedTarget as Element | null)) hideTip();
+});
+pagesEl.addEventListener('focusin', (e) => {
+  const r = runOf(e.target as Element);
+  if (r) showTip(r.run, r.box);
+});
+pagesEl.addEventListener('focusout', (e) => {
+  if (runOf(e.target as Element)) hideTip();
+});
+/** Arrow keys move between the runs of a page (one tab stop a page), Escape hides the string. */
+pagesEl.addEventListener('keydown', (e: KeyboardEvent) => {
+  const r = runOf(e.target as Element);
+  if (!r) return;
+  if (e.key === 'Escape') {
+    hideTip();
+    return;
+  }
+  const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+  const runs = r.box.parentElement?.children;
+  if (!step || !runs) return;
+  e.preventDefault();
+  const next = runs[Number(r.box.dataset.run) + step] as HTMLElement | undefined;
+  if (!next) return;
+  r.box.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus({ preventScroll: false });
+});
+
+/** Asks the host for the glyph-run boxes of pages first..last it has not sent. */
+function askTextLayer(first: number, last: number): void {
+  if (!head || textStatus === 'unavailable') return;
+  let from = 0;
+  const flush = (to: number) => {
+    if (from) vscode.postMessage({ type: 'needTextLayer', report: head!.id, from, to });
+    from = 0;
+  };
+  for (let n = first; n <= Math.min(last, head.pageCount); n++) {
+    const want = head.routes[n - 1] !== NO_ROUTE && !textLayers.has(n) && !askedText.has(n);
+    if (want) {
+      askedText.add(n);
+      if (!from) from = n;
+      if (n - from + 1 >= PREVIEW_MAX_TEXT_PAGES_PER_REQUEST) flush(n);
+    } else flush(n - 1);
+  }
+  flush(Math.min(last, head.pageCount));
+}
+
+function receiveTextLayer(m: Extract<HostMessage, { type: 'textLayer' }>): void {
+  if (!head || m.report !== head.id) return;
+  for (const p of m.pages) {
+    if (p.page > head.pageCount) continue;
+    askedText.delete(p.page);
+    textLayers.set(p.page, p);
+  }
+  if (textLayers.size > KEEP_TEXT_LAYERS)
+    for (const n of textLayers.keys()) {
+      if (textLayers.size <= KEEP_TEXT_LAYERS / 2) break;
+      if (!slots.has(n)) textLayers.delete(n);
+    }
+  for (const p of m.pages) {
+    const s = slots.get(p.page);
+    if (s) drawText(s);
+  }
+  showTextInfo();
+}
+
+function showTextInfo(): void {
+  clear(textInfo);
+  if (!state.showText) return;
+  if (textStatus === 'reading') append(textInfo, icon('loading'), ' reading the text layer…');
+  else if (textStatus === 'unavailable') append(textInfo, icon('warning'), ` ${textMessage || 'the text layer is not available'}`);
+  else if (current && textLayers.has(current)) {
+    const l = textLayers.get(current)!;
+    const drawn = l.runs.length < l.runCount ? ` (the first ${l.runs.length} drawn)` : '';
+    append(textInfo, `page ${current}: ${l.runCount} text run${l.runCount === 1 ? '' : 's'}${drawn}`);
   }
 }
 
@@ -644,6 +943,7 @@ function trackCurrent(): void {
     current = n;
     revealRow(n);
     if (document.activeElement !== pageInput) pageInput.value = String(n);
+    showTextInfo();
   }
   updateList();
   if (n !== state.page) {
@@ -728,10 +1028,16 @@ function setHead(next: OverlayHead | undefined): void {
   head = next;
   overlays.clear();
   asked.clear();
+  textLayers.clear();
+  askedText.clear();
+  textStatus = 'none';
   showReport();
   if (pdf && layout) buildLayout(pdf.numPages, layout.defaultBase);
   else if (!pdf && !pdfFailed && head && head.pageCount > 0) buildLayout(head.pageCount, layout?.defaultBase ?? { w: 612, h: 792 });
-  for (const s of slots.values()) drawOverlay(s);
+  for (const s of slots.values()) {
+    drawOverlay(s);
+    drawText(s);
+  }
   updateList(true);
 }
 
@@ -850,6 +1156,9 @@ async function closeDocument(): Promise<void> {
   teardownPages();
   overlays.clear();
   asked.clear();
+  textLayers.clear();
+  askedText.clear();
+  textStatus = 'none';
   const t = loadingTask;
   loadingTask = null;
   pdf = null;
@@ -889,6 +1198,22 @@ window.addEventListener('message', (e: MessageEvent) => {
       break;
     case 'toggleBoxes':
       toggleBoxes();
+      break;
+    case 'toggleTextLayer':
+      toggleText();
+      break;
+    case 'toggleFonts':
+      toggleFonts();
+      break;
+    case 'textLayer':
+      receiveTextLayer(m);
+      break;
+    case 'textLayerStatus':
+      if (!head || m.report !== head.id) break;
+      textStatus = m.status;
+      textMessage = m.message ?? '';
+      if (m.status === 'unavailable') askedText.clear();
+      showTextInfo();
       break;
     case 'loadError':
       setBanner(m.message, 'error');

@@ -7,6 +7,8 @@
 import * as vscode from 'vscode';
 import type { AnalyzerOptions } from '../analyzer/options';
 import type { AnalysisPool } from './analysisPool';
+import type { DocumentReport } from '../analyzer/types';
+import { MAX_RUNS_PER_PAGE } from '../shared/protocol';
 import { failureReport } from './model';
 import type { Passwords } from './passwords';
 import type { ResultStorage } from './persist';
@@ -34,6 +36,8 @@ export interface AnalysisInputs {
 export type Outcome = 'analysed' | 'cached' | 'cancelled' | 'refused' | 'failed';
 
 export const PDF_GLOB = '**/*.[pP][dD][fF]';
+/** Glyph runs kept at most for one file's text-layer overlay (about 100 bytes each in the host). */
+export const TEXT_LAYER_MAX_RUNS = 400_000;
 const MAX_FILES = 100_000;
 
 export function isPdfUri(uri: vscode.Uri): boolean {
@@ -139,6 +143,37 @@ export class Classifier {
     } finally {
       this.store.setBusy(key, false);
     }
+  }
+
+  /**
+   * The file analysed again with its text layer (glyph runs) for the preview's overlay: never stored, never persisted
+   * (a page's runs are ~40 times its report). At most `maxRuns` runs are kept in all, spread over the pages (the
+   * analyzer's per-page cap is set from the page count), so a long document cannot flood the host's memory.
+   * Resolves to the report or to a typed failure; never rejects.
+   */
+  async readTextLayer(
+    uri: vscode.Uri,
+    pageCount: number,
+    token?: vscode.CancellationToken,
+    maxRuns = TEXT_LAYER_MAX_RUNS,
+  ): Promise<{ report: DocumentReport; sha256: string } | { error: 'cancelled' | 'unreadable' | 'too-large' | 'failed'; message: string }> {
+    const s = this.settings();
+    let bytes: Uint8Array;
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.size > s.maxFileSizeBytes) return { error: 'too-large', message: `larger than the ${humanSize(s.maxFileSizeBytes)} limit` };
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch (e) {
+      return { error: 'unreadable', message: `cannot read the file: ${String(e).slice(0, 200)}` };
+    }
+    const sha256 = await sha256Hex(bytes);
+    const inputs = await this.inputsFor(uri.toString());
+    const perPage = Math.max(50, Math.min(MAX_RUNS_PER_PAGE, Math.floor(maxRuns / Math.max(1, pageCount))));
+    const options: Partial<AnalyzerOptions> = { ...inputs.options, textLayer: true, maxTextRunsPerPage: perPage, maxTextLayerChars: 2000 };
+    const outcome = await this.pool.analyzeDetailed(bytes, options, token);
+    if (outcome.kind === 'cancelled') return { error: 'cancelled', message: 'cancelled' };
+    if (outcome.kind === 'fault') return { error: 'failed', message: outcome.report.error?.message ?? 'the analysis failed' };
+    return { report: outcome.report, sha256 };
   }
 
   /**

@@ -161,6 +161,12 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   reg('pdfPageDiagnostics.preview.previousPage', nav('previous'));
   reg('pdfPageDiagnostics.preview.nextOcrPage', nav('nextOcr'));
   reg('pdfPageDiagnostics.preview.previousOcrPage', nav('previousOcr'));
+  reg('pdfPageDiagnostics.preview.toggleTextLayer', () => {
+    if (!d.preview.toggle('toggleTextLayer')) void vscode.window.showInformationMessage('Open a page preview first.');
+  });
+  reg('pdfPageDiagnostics.preview.toggleFonts', () => {
+    if (!d.preview.toggle('toggleFonts')) void vscode.window.showInformationMessage('Open a page preview first.');
+  });
   reg('pdfPageDiagnostics.preview.toggleBoxes', () => {
     if (!d.preview.toggleBoxes()) void vscode.window.showInformationMessage('Open a page preview first.');
   });

@@ -5,7 +5,7 @@
  */
 import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
-import { type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
+import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
 import { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords } from '../shared/routes';
 
 export { PAGE_ROUTES };
@@ -364,6 +364,7 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       rotate: e.rotate,
     };
     if (p.notes) o.notes = p.notes;
+    if (e.fonts.length) o.fontRows = fontRowsOf(e.fonts);
     return o;
   });
   const r: OverlayReport = {

@@ -10,10 +10,13 @@ import {
   type OverlayHead,
   type OverlayReport,
   overlayHeadOf,
+  pageTextLayerOf,
+  type PageTextLayer,
   parsePlace,
   parseWebviewMessage,
   parseWebviewState,
   type PreviewPlace,
+  textLayerMessages,
   type WebviewAssets,
 } from '../shared/protocol';
 import type { Classifier } from './classifier';
@@ -29,6 +32,18 @@ export const CUSTOM_EDITOR = 'pdfPageDiagnostics.pdfEditor';
 /** workspaceState key of the places previews were left at (uri → page, zoom), most recent last */
 const PLACES_KEY = 'pdfPageDiagnostics.previewPlaces';
 const MAX_PLACES = 500;
+/** Files whose text layer (glyph runs) is held for the overlay: in memory only, the least recently used dropped. */
+const MAX_TEXT_LAYERS = 3;
+
+/** A file's text layer as read for the overlay, for the content and options its stored report was made from. */
+interface TextLayerEntry {
+  /** the store entry's content hash and options key when it was read */
+  key: string;
+  result: Promise<{ pages: Map<number, PageTextLayer> } | { error: string }>;
+}
+
+/** What the host does on the toggle commands: the message it posts to the focused preview. */
+export type PreviewToggle = 'toggleBoxes' | 'toggleTextLayer' | 'toggleFonts';
 
 export class PreviewManager implements vscode.Disposable {
   private readonly panels = new Set<PreviewPanel>();
@@ -38,6 +53,7 @@ export class PreviewManager implements vscode.Disposable {
   /** where each file's preview was left, so a new preview of it opens there (remembered in workspaceState) */
   private readonly places = new Map<string, PreviewPlace>();
   private placesTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly textLayers = new Map<string, TextLayerEntry>();
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -141,12 +157,57 @@ export class PreviewManager implements vscode.Disposable {
     return { page };
   }
 
-  /** Shows or hides the image boxes in the focused preview. */
-  toggleBoxes(): boolean {
+  /** Shows or hides the image boxes (the text layer, the fonts table) in the focused preview. */
+  toggle(what: PreviewToggle): boolean {
     const p = this.activePanel();
     if (!p) return false;
-    void p.panel.webview.postMessage({ type: 'toggleBoxes' } satisfies HostMessage);
+    void p.panel.webview.postMessage({ type: what } satisfies HostMessage);
     return true;
+  }
+
+  toggleBoxes(): boolean {
+    return this.toggle('toggleBoxes');
+  }
+
+  /**
+   * The text layer of `uri` for the overlay, read once per content and options (the analysis again, with textLayer on)
+   * and held for the last MAX_TEXT_LAYERS files. Only the pages' glyph-run boxes are kept, never the text; nothing
+   * is stored in the workspace. Undefined when the file has no stored report.
+   */
+  textLayerOf(uri: vscode.Uri): TextLayerEntry['result'] | undefined {
+    const key = uri.toString();
+    const entry = this.store.get(key);
+    if (!entry) return undefined;
+    const stamp = `${entry.stamp.sha256};${entry.stamp.options}`;
+    const held = this.textLayers.get(key);
+    if (held && held.key === stamp) {
+      this.textLayers.delete(key);
+      this.textLayers.set(key, held);
+      return held.result;
+    }
+    const started = Date.now();
+    const result = this.classifier.readTextLayer(uri, entry.report.pageCount).then((r) => {
+      if ('error' in r) {
+        this.textLayers.delete(key);
+        return { error: r.message };
+      }
+      const pages = new Map<number, PageTextLayer>();
+      let runs = 0;
+      for (const p of r.report.pages) {
+        if (!p.evidence.textLayer) continue;
+        const layer = pageTextLayerOf(p.page, p.evidence.textLayer);
+        runs += layer.runs.length;
+        pages.set(p.page, layer);
+      }
+      this.log.appendLine(
+        `read the text layer of ${basename(uri.path)} for the preview: ${runs} glyph runs on ${pages.size} pages in ${Date.now() - started} ms`,
+      );
+      return { pages };
+    });
+    this.textLayers.delete(key);
+    this.textLayers.set(key, { key: stamp, result });
+    while (this.textLayers.size > MAX_TEXT_LAYERS) this.textLayers.delete(this.textLayers.keys().next().value!);
+    return result;
   }
 
   /** The file of the focused panel. */
@@ -288,6 +349,9 @@ class PreviewPanel implements vscode.Disposable {
       case 'needPages':
         this.sendPages(msg.report, msg.from, msg.to);
         break;
+      case 'needTextLayer':
+        await this.sendTextLayer(msg.report, msg.from, msg.to);
+        break;
       case 'renderError':
         this.manager.log.appendLine(`preview of ${this.key}, page ${msg.page}: ${msg.message}`);
         break;
@@ -355,6 +419,36 @@ class PreviewPanel implements vscode.Disposable {
     if (!sent || sent.id !== id) return;
     const index = () => (sent.index ??= new Map(sent.overlay.pages.map((p, i) => [p.page, i])));
     for (const m of evidenceMessages(sent.overlay.pages, id, from, to, index)) this.post(m);
+  }
+
+  /**
+   * Answers a 'needTextLayer' request: the glyph-run boxes of pages from..to, once the file's text layer is read (the
+   * webview hears 'reading' first when that takes a while). A page without a text layer comes as an empty one, so the
+   * webview does not ask again. A request for an old report is dropped.
+   */
+  private async sendTextLayer(id: number, from: number, to: number): Promise<void> {
+    if (!this.sent || this.sent.id !== id) return;
+    const pending = this.manager.textLayerOf(this.uri);
+    if (!pending) {
+      this.post({ type: 'textLayerStatus', report: id, status: 'unavailable', message: 'Classify this PDF first.' });
+      return;
+    }
+    let done = false;
+    const timer = setTimeout(() => {
+      if (!done) this.post({ type: 'textLayerStatus', report: id, status: 'reading' });
+    }, 150);
+    const r = await pending;
+    done = true;
+    clearTimeout(timer);
+    if (!this.sent || this.sent.id !== id) return;
+    if ('error' in r) {
+      this.post({ type: 'textLayerStatus', report: id, status: 'unavailable', message: `The text layer could not be read: ${r.error}` });
+      return;
+    }
+    this.post({ type: 'textLayerStatus', report: id, status: 'ready' });
+    const found: PageTextLayer[] = [];
+    for (let n = from; n <= to; n++) found.push(r.pages.get(n) ?? { page: n, runs: [], runCount: 0 });
+    for (const m of textLayerMessages(found, id)) this.post(m);
   }
 
   scrollTo(page: number): void {

@@ -4,7 +4,7 @@
  * renders attacker-supplied PDFs and its messages must not be trusted blindly.
  * No `vscode`, no DOM, no node imports: it is bundled into both sides.
  */
-import type { ImageBox, PageRoute, Rect, RouteReason } from '../analyzer/types';
+import type { FontEvidence, GlyphVisibility, ImageBox, PageRoute, Rect, RouteReason, TextLayer } from '../analyzer/types';
 
 export const PAGE_ROUTES: readonly PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -30,6 +30,49 @@ export const PREVIEW_MAX_PAGES_PER_REQUEST = 128;
 /** routes[] value of a page the report has no entry for (pdf.js may count more pages than the analyzer reached). */
 export const NO_ROUTE = 255;
 
+/** Fonts sent per page for the fonts table (the most used first); PageOverlay.fonts still counts them all. */
+export const MAX_FONTS_PER_PAGE = 64;
+/** Characters kept of a font's name or of a glyph run's text in a message. */
+export const MAX_NAME = 128;
+export const MAX_RUN_TEXT = 200;
+/**
+ * The text layer (glyph-run boxes) goes to the webview like the evidence: on request, for the pages in view only, at
+ * most MAX_RUNS_PER_PAGE boxes a page (the first, in content order; runCount says how many the page has) and at most
+ * PREVIEW_MAX_RUNS_PER_MESSAGE in one message (~100 bytes of JSON each: about 1 MB a message).
+ */
+export const MAX_RUNS_PER_PAGE = 5000;
+export const PREVIEW_MAX_RUNS_PER_MESSAGE = 10_000;
+/** Pages one 'needTextLayer' request may name. */
+export const PREVIEW_MAX_TEXT_PAGES_PER_REQUEST = 16;
+export const GLYPH_VISIBILITIES: readonly GlyphVisibility[] = ['visible', 'invisible', 'clipped', 'hidden'];
+
+/** One row of a page's fonts table: the analyzer's FontEvidence, names clipped. Optional columns are absent in reports older than them. */
+export type FontRow = Pick<
+  FontEvidence,
+  'name' | 'baseFont' | 'subtype' | 'decoding' | 'chars' | 'embedded' | 'toUnicode' | 'glyphs' | 'invisibleChars' | 'glyphless'
+>;
+
+/** One glyph run's box for the text-layer overlay. */
+export interface RunBox {
+  /** the decoded string (U+FFFD where a glyph does not decode), at most MAX_RUN_TEXT characters */
+  text: string;
+  rect: Rect;
+  visibility: GlyphVisibility;
+  /** the font's resource name */
+  font: string;
+  /** font size in user space */
+  size: number;
+}
+
+/** A page's text layer as the webview draws it. */
+export interface PageTextLayer {
+  page: number;
+  runs: RunBox[];
+  /** runs the page draws, kept or not */
+  runCount: number;
+  cut?: TextLayer['cut'];
+}
+
 /** What the webview needs to draw one page's overlay: a projection of the analyzer's PageReport. */
 export interface PageOverlay {
   page: number;
@@ -41,6 +84,8 @@ export interface PageOverlay {
   imageCount: number;
   vectorOps: number;
   fonts: number;
+  /** the fonts table: at most MAX_FONTS_PER_PAGE rows, the most used first */
+  fontRows?: FontRow[];
   imageBoxes: Pick<ImageBox, 'rect' | 'share' | 'kind' | 'width' | 'height' | 'filter'>[];
   cropBox: Rect;
   mediaBox: Rect;
@@ -109,6 +154,13 @@ export type HostMessage =
   | { type: 'scrollToPage'; page: number }
   /** the "Toggle Image Boxes" command (a keybinding while the preview has focus) */
   | { type: 'toggleBoxes' }
+  /** the "Toggle Text Layer" and "Toggle Fonts Table" commands */
+  | { type: 'toggleTextLayer' }
+  | { type: 'toggleFonts' }
+  /** glyph-run boxes of pages asked for with 'needTextLayer' (report: the OverlayHead id they belong to) */
+  | { type: 'textLayer'; report: number; pages: PageTextLayer[] }
+  /** the text layer of the report is being read, or cannot be had (message says why) */
+  | { type: 'textLayerStatus'; report: number; status: 'reading' | 'ready' | 'unavailable'; message?: string }
   | { type: 'loadError'; message: string };
 
 /** webview → host */
@@ -117,6 +169,8 @@ export type WebviewMessage =
   | { type: 'classify' }
   | { type: 'pageChanged'; page: number; zoom?: number }
   | { type: 'needPages'; report: number; from: number; to: number }
+  /** the glyph-run boxes of pages from..to (the text-layer overlay is on and those pages are in view) */
+  | { type: 'needTextLayer'; report: number; from: number; to: number }
   | { type: 'renderError'; page: number; message: string };
 
 /** State the webview keeps across hide/show (vscode.setState); validated when read back. */
@@ -124,6 +178,10 @@ export interface WebviewState {
   uri?: string;
   page: number;
   showBoxes: boolean;
+  /** the text-layer overlay is on */
+  showText: boolean;
+  /** the fonts table shows under each page */
+  showFonts: boolean;
   zoom: number;
 }
 
@@ -162,6 +220,9 @@ export function parseWebviewMessage(x: unknown, pageCount = MAX_PAGE): WebviewMe
       if (!isReportId(x.report) || !isPageNumber(x.from, max) || !isPageNumber(x.to, max) || x.to < x.from) return undefined;
       // A larger range is clipped, not refused: the webview asks again for what it still lacks.
       return { type: 'needPages', report: x.report, from: x.from, to: Math.min(x.to, x.from + PREVIEW_MAX_PAGES_PER_REQUEST - 1) };
+    case 'needTextLayer':
+      if (!isReportId(x.report) || !isPageNumber(x.from, max) || !isPageNumber(x.to, max) || x.to < x.from) return undefined;
+      return { type: 'needTextLayer', report: x.report, from: x.from, to: Math.min(x.to, x.from + PREVIEW_MAX_TEXT_PAGES_PER_REQUEST - 1) };
     default:
       return undefined;
   }
@@ -229,6 +290,128 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
     rotate: [0, 90, 180, 270].includes(x.rotate as number) ? (x.rotate as number) : 0,
   };
   if (Array.isArray(x.notes)) out.notes = stringList(x.notes);
+  if (Array.isArray(x.fontRows)) out.fontRows = parseFontRows(x.fontRows);
+  return out;
+}
+
+const DECODINGS: readonly FontEvidence['decoding'][] = ['tounicode', 'encoding', 'standard14', 'predefined-cmap', 'none'];
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+
+function parseFontRows(x: unknown[]): FontRow[] {
+  const out: FontRow[] = [];
+  for (const f of x) {
+    if (out.length >= MAX_FONTS_PER_PAGE) break;
+    if (!isObj(f)) continue;
+    const row: FontRow = {
+      name: shortString(f.name, MAX_NAME) ?? '',
+      baseFont: shortString(f.baseFont, MAX_NAME) ?? '',
+      subtype: shortString(f.subtype, MAX_NAME) ?? '',
+      decoding: DECODINGS.includes(f.decoding as FontEvidence['decoding']) ? (f.decoding as FontEvidence['decoding']) : 'none',
+      chars: count(f.chars),
+    };
+    if (typeof f.embedded === 'boolean') row.embedded = f.embedded;
+    if (f.toUnicode === 'yes' || f.toUnicode === 'no' || f.toUnicode === 'broken') row.toUnicode = f.toUnicode;
+    if (f.glyphs !== undefined) row.glyphs = count(f.glyphs);
+    if (f.invisibleChars !== undefined) row.invisibleChars = count(f.invisibleChars);
+    if (typeof f.glyphless === 'boolean') row.glyphless = f.glyphless;
+    out.push(row);
+  }
+  return out;
+}
+
+/** A font as the webview's table gets it: names clipped, only the table's columns. */
+export function fontRowOf(f: FontEvidence): FontRow {
+  const row: FontRow = {
+    name: f.name.slice(0, MAX_NAME),
+    baseFont: f.baseFont.slice(0, MAX_NAME),
+    subtype: f.subtype.slice(0, MAX_NAME),
+    decoding: f.decoding,
+    chars: f.chars,
+  };
+  if (f.embedded !== undefined) row.embedded = f.embedded;
+  if (f.toUnicode !== undefined) row.toUnicode = f.toUnicode;
+  if (f.glyphs !== undefined) row.glyphs = f.glyphs;
+  if (f.invisibleChars !== undefined) row.invisibleChars = f.invisibleChars;
+  if (f.glyphless !== undefined) row.glyphless = f.glyphless;
+  return row;
+}
+
+/** The fonts table of a page: the MAX_FONTS_PER_PAGE fonts that drew the most characters, most first. */
+export function fontRowsOf(fonts: readonly FontEvidence[]): FontRow[] {
+  return [...fonts]
+    .sort((a, b) => b.chars - a.chars)
+    .slice(0, MAX_FONTS_PER_PAGE)
+    .map(fontRowOf);
+}
+
+function parseRun(x: unknown): RunBox | undefined {
+  if (!isObj(x)) return undefined;
+  const rect = parseRect(x.rect);
+  const text = shortString(x.text, MAX_RUN_TEXT);
+  if (!rect || text === undefined || !GLYPH_VISIBILITIES.includes(x.visibility as GlyphVisibility)) return undefined;
+  return {
+    text,
+    rect,
+    visibility: x.visibility as GlyphVisibility,
+    font: shortString(x.font, MAX_NAME) ?? '',
+    size: isFiniteNumber(x.size) ? x.size : 0,
+  };
+}
+
+/** Keeps whole pages in order while the runs fit PREVIEW_MAX_RUNS_PER_MESSAGE; each page at most MAX_RUNS_PER_PAGE runs. */
+function parseTextLayers(x: unknown): PageTextLayer[] | undefined {
+  if (!Array.isArray(x)) return undefined;
+  const out: PageTextLayer[] = [];
+  let total = 0;
+  for (const p of x) {
+    if (out.length >= PREVIEW_MAX_TEXT_PAGES_PER_REQUEST) break;
+    if (!isObj(p) || !isPageNumber(p.page) || !Array.isArray(p.runs)) continue;
+    const runs: RunBox[] = [];
+    for (const r of p.runs) {
+      if (runs.length >= MAX_RUNS_PER_PAGE) break;
+      const run = parseRun(r);
+      if (run) runs.push(run);
+    }
+    if (total + runs.length > PREVIEW_MAX_RUNS_PER_MESSAGE) break;
+    total += runs.length;
+    const layer: PageTextLayer = { page: p.page, runs, runCount: Math.max(runs.length, count(p.runCount)) };
+    if (p.cut === 'runs' || p.cut === 'text' || p.cut === 'memory' || p.cut === 'tounicode') layer.cut = p.cut;
+    out.push(layer);
+  }
+  return out;
+}
+
+/** A page's text layer as the webview gets it: the first MAX_RUNS_PER_PAGE runs, strings and names clipped. */
+export function pageTextLayerOf(page: number, layer: TextLayer): PageTextLayer {
+  const runs: RunBox[] = layer.runs.slice(0, MAX_RUNS_PER_PAGE).map((r) => ({
+    text: r.text.length > MAX_RUN_TEXT ? r.text.slice(0, MAX_RUN_TEXT) : r.text,
+    rect: r.rect,
+    visibility: r.visibility,
+    font: r.font.slice(0, MAX_NAME),
+    size: r.size,
+  }));
+  const out: PageTextLayer = { page, runs, runCount: layer.runCount };
+  if (layer.cut) out.cut = layer.cut;
+  else if (layer.runs.length > MAX_RUNS_PER_PAGE) out.cut = 'runs';
+  return out;
+}
+
+/** Splits pages' text layers into 'textLayer' messages within PREVIEW_MAX_RUNS_PER_MESSAGE runs and PREVIEW_MAX_TEXT_PAGES_PER_REQUEST pages. */
+export function textLayerMessages(pages: readonly PageTextLayer[], id: number): Extract<HostMessage, { type: 'textLayer' }>[] {
+  const out: Extract<HostMessage, { type: 'textLayer' }>[] = [];
+  let cur: PageTextLayer[] = [];
+  let runs = 0;
+  for (const p0 of pages) {
+    const p = p0.runs.length > MAX_RUNS_PER_PAGE ? { ...p0, runs: p0.runs.slice(0, MAX_RUNS_PER_PAGE) } : p0;
+    if (cur.length > 0 && (cur.length >= PREVIEW_MAX_TEXT_PAGES_PER_REQUEST || runs + p.runs.length > PREVIEW_MAX_RUNS_PER_MESSAGE)) {
+      out.push({ type: 'textLayer', report: id, pages: cur });
+      cur = [];
+      runs = 0;
+    }
+    cur.push(p);
+    runs += p.runs.length;
+  }
+  if (cur.length) out.push({ type: 'textLayer', report: id, pages: cur });
   return out;
 }
 
@@ -320,6 +503,21 @@ export function parseHostMessage(x: unknown): HostMessage | undefined {
       return isPageNumber(x.page) ? { type: 'scrollToPage', page: x.page } : undefined;
     case 'toggleBoxes':
       return { type: 'toggleBoxes' };
+    case 'toggleTextLayer':
+      return { type: 'toggleTextLayer' };
+    case 'toggleFonts':
+      return { type: 'toggleFonts' };
+    case 'textLayer': {
+      const pages = parseTextLayers(x.pages);
+      return isReportId(x.report) && pages ? { type: 'textLayer', report: x.report, pages } : undefined;
+    }
+    case 'textLayerStatus': {
+      if (!isReportId(x.report) || (x.status !== 'reading' && x.status !== 'ready' && x.status !== 'unavailable')) return undefined;
+      const m: HostMessage = { type: 'textLayerStatus', report: x.report, status: x.status };
+      const message = shortString(x.message);
+      if (message !== undefined) m.message = message;
+      return m;
+    }
     case 'loadError': {
       const message = shortString(x.message);
       return message !== undefined ? { type: 'loadError', message } : undefined;
@@ -342,10 +540,12 @@ export function parsePlace(x: unknown): PreviewPlace | undefined {
 
 /** Reads back persisted webview state; anything off falls back to defaults. zoom 0 means fit width. */
 export function parseWebviewState(x: unknown): WebviewState {
-  const out: WebviewState = { page: 1, showBoxes: true, zoom: 0 };
+  const out: WebviewState = { page: 1, showBoxes: true, showText: false, showFonts: false, zoom: 0 };
   if (!isObj(x)) return out;
   if (isPageNumber(x.page)) out.page = x.page;
   if (typeof x.showBoxes === 'boolean') out.showBoxes = x.showBoxes;
+  if (typeof x.showText === 'boolean') out.showText = x.showText;
+  if (typeof x.showFonts === 'boolean') out.showFonts = x.showFonts;
   if (typeof x.zoom === 'number' && ZOOM_LEVELS.includes(x.zoom)) out.zoom = x.zoom;
   const uri = shortString(x.uri, 8192);
   if (uri !== undefined) out.uri = uri;
