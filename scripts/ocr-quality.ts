@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
+import { MISSING, REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
@@ -123,7 +123,7 @@ function main(): number {
   );
   table('wordLike (language, scored)', sig('wordLike', 0), true);
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
-  table('inkCovered (image, scored)', sig('inkCovered', 0.93), true);
+  table('inkCovered (image, scored)', sig('inkCovered', 1 - MISSING.floor), true);
   table('bitsPerChar (trigram LM)', sig('bitsPerChar', 8), false);
   table('symbolShare', sig('symbolShare', 0), false);
   table('fragments (1-2 letter words)', sig('fragments', 0), false);
@@ -143,34 +143,37 @@ function main(): number {
     false,
   );
 
-  // overfitting check: refit the three weights without each document, and on halves
+  // overfitting check: refit the model (floor and slope of the missing share on a grid, the text weights by ridge
+  // least squares) without each document, and on halves
   const wl = sig('wordLike', 0);
   const ws = sig('widthSpread', 0);
-  const ic = sig('inkCovered', 0.93);
-  const X = rows.map((_, i) => [wl[i], ws[i], 1 - ic[i]]);
-  const y = rows.map((r) => Math.log(r.cer + 0.01));
-  const full = ridge(X, y);
+  const ic = sig('inkCovered', 1 - MISSING.floor);
+  const X = rows.map((_, i) => [wl[i], ws[i]]);
+  const miss = ic.map((v) => 1 - v);
+  const cers = rows.map((r) => r.cer);
+  const all = rows.map((_, i) => i);
+  const full = fitModel(X, miss, cers, all);
   log(
-    `\nweights refitted on all pages: intercept ${full[0].toFixed(2)}, wordLike ${full[1].toFixed(2)}, widthSpread ${full[2].toFixed(2)}, inkMissed ${full[3].toFixed(2)}`,
+    `\nmodel refitted on all pages: missing = (inkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, wordLike ${full.w[1].toFixed(2)}, widthSpread ${full.w[2].toFixed(2)}`,
   );
   log(
-    `shipped (rounded):             intercept ${WEIGHTS.intercept}, wordLike ${WEIGHTS.wordLike}, widthSpread ${WEIGHTS.widthSpread}, inkMissed ${WEIGHTS.inkMissed}`,
+    `shipped (rounded):            missing = (inkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, wordLike ${WEIGHTS.wordLike}, widthSpread ${WEIGHTS.widthSpread}`,
   );
   const files = [...new Set(rows.map((r) => r.file))].sort();
   const lodo = new Array<number>(rows.length);
   for (const f of files) {
-    const trainI = rows.map((r, i) => (r.file !== f ? i : -1)).filter((i) => i >= 0);
-    const w = ridge(
-      trainI.map((i) => X[i]),
-      trainI.map((i) => y[i]),
+    const m = fitModel(
+      X,
+      miss,
+      cers,
+      all.filter((i) => rows[i].file !== f),
     );
-    rows.forEach((r, i) => {
-      if (r.file === f) lodo[i] = predict(w, X[i]);
+    all.forEach((i) => {
+      if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i]);
     });
   }
-  const fig = (pred: number[], idx: number[]) => {
-    const cer = idx.map((i) => Math.max(0, Math.exp(pred[i]) - 0.01));
-    const s = cer.map((c) => -c);
+  const fig = (cer: number[], idx: number[]) => {
+    const s = idx.map((i) => -cer[i]);
     return {
       spearman: spearman(
         s,
@@ -180,24 +183,34 @@ function main(): number {
         s,
         idx.map((i) => pos[i]),
       ),
-      accuracy: idx.filter((i, k) => cer[k] > REOCR_CER === pos[i]).length / idx.length,
+      accuracy: idx.filter((i) => cer[i] > REOCR_CER === pos[i]).length / idx.length,
     };
   };
-  const all = rows.map((_, i) => i);
+  const ins = fig(
+    all.map((i) => full.predict(X[i], miss[i])),
+    all,
+  );
+  log(
+    `in-sample refit (${rows.length} pages):        Spearman ${ins.spearman.toFixed(3)}  AUROC ${ins.auroc.toFixed(3)}  decisions ${ins.accuracy.toFixed(3)}`,
+  );
   const lo = fig(lodo, all);
   log(
     `leave-one-document-out (${files.length} folds): Spearman ${lo.spearman.toFixed(3)}  AUROC ${lo.auroc.toFixed(3)}  decisions ${lo.accuracy.toFixed(3)}`,
   );
+  const lodoKinds = kinds.map((k) => {
+    const rs = all.filter((i) => rows[i].kind === k && rows[i].reocr);
+    return `${k} ${rs.filter((i) => lodo[i] > REOCR_CER).length}/${rs.length}`;
+  });
+  log(`  poor pages caught, leave-one-document-out: ${lodoKinds.join(', ')}`);
   for (const half of [0, 1]) {
     const trainF = new Set(files.filter((_, k) => k % 2 === half));
     const tr = all.filter((i) => trainF.has(rows[i].file));
     const te = all.filter((i) => !trainF.has(rows[i].file));
-    const w = ridge(
-      tr.map((i) => X[i]),
-      tr.map((i) => y[i]),
+    const m = fitModel(X, miss, cers, tr);
+    const h = fig(
+      all.map((i) => m.predict(X[i], miss[i])),
+      te,
     );
-    const pred = rows.map((_, i) => predict(w, X[i]));
-    const h = fig(pred, te);
     log(
       `split half ${half + 1} (fit on ${tr.length} pages, judged on ${te.length}): Spearman ${h.spearman.toFixed(3)}  AUROC ${h.auroc.toFixed(3)}  decisions ${h.accuracy.toFixed(3)}`,
     );
@@ -320,7 +333,41 @@ function ridge(X: number[][], y: number[]): number[] {
   const raw = w.slice(1).map((v, j) => v / sd[j]);
   return [w[0] - raw.reduce((s, v, j) => s + v * mu[j], 0), ...raw];
 }
-function predict(w: number[], x: number[]): number {
+/**
+ * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((inkMissed − floor)·slope),
+ * ln(e + 0.01) linear in the text signals. Floor and slope from a grid; for each, the weights by ridge on the text error
+ * the CER implies; the pair whose fit is closest in ln(CER + 0.01) wins.
+ */
+function fitModel(
+  X: number[][],
+  miss: number[],
+  cer: number[],
+  idx: number[],
+): { floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } {
+  let best: { err: number; floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } | undefined;
+  for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
+    for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.8, 1]) {
+      const share = (m: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope));
+      const y = idx.map((i) => {
+        const f = share(miss[i]);
+        return Math.log(Math.max(0, (cer[i] - f) / (1 - f)) + 0.01);
+      });
+      const w = ridge(
+        idx.map((i) => X[i]),
+        y,
+      );
+      const predict = (x: number[], m: number) => {
+        const f = share(m);
+        return f + (1 - f) * Math.max(0, Math.exp(predictLinear(w, x)) - 0.01);
+      };
+      let err = 0;
+      for (const i of idx) err += (Math.log(predict(X[i], miss[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
+      if (!best || err < best.err) best = { err, floor, slope, w, predict };
+    }
+  }
+  return best!;
+}
+function predictLinear(w: number[], x: number[]): number {
   return w[0] + x.reduce((s, v, j) => s + v * w[j + 1], 0);
 }
 function solve(A: number[][], b: number[]): number[] {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
+import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { languageEvidence } from '../src/analyzer/layerQuality/language';
 import { layerQuality } from '../src/analyzer/layerQuality/index';
 import { analyzePdfSync } from '../src/analyzer/index';
@@ -48,6 +48,44 @@ test('the JPEG decoder agrees with pdf.js to within rounding on a scan of the oc
   assert.ok(worst <= 1, `largest difference ${worst}`);
   const half = decodeJpegGray(jpg, 1e8, () => false, 2);
   assert.ok(half.ok && half.image.width === Math.ceil(j.width / 2));
+});
+
+test('DC-only decoding gives the mean of each 8×8 block of the full decode, to within rounding', (t) => {
+  let pdf: Buffer;
+  try {
+    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
+  } catch {
+    t.skip('../shared/ocr-quality is absent');
+    return;
+  }
+  const jpg = firstJpeg(pdf)!;
+  const full = decodeJpegGray(jpg, 1e8);
+  const dc = decodeJpegDc(jpg, 1e8);
+  assert.ok(full.ok && dc.ok);
+  const W = full.image.width;
+  assert.equal(dc.image.width, Math.ceil(W / 8));
+  assert.equal(dc.image.height, Math.ceil(full.image.height / 8));
+  let worst = 0;
+  let sum = 0;
+  let n = 0;
+  for (let by = 0; by < Math.floor(full.image.height / 8); by++)
+    for (let bx = 0; bx < Math.floor(W / 8); bx++) {
+      let s = 0;
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) s += full.image.data[(by * 8 + y) * W + bx * 8 + x];
+      const d = Math.abs(s / 64 - dc.image.data[by * dc.image.width + bx]);
+      worst = Math.max(worst, d);
+      sum += d;
+      n++;
+    }
+  // the full decode clamps each pixel to 0..255, the block mean does not: a few levels where print is solid black
+  assert.ok(sum / n < 1, `mean difference ${sum / n}`);
+  assert.ok(worst <= 8, `largest difference ${worst}`);
+  // the same refusals as the full decoder; a truncated scan is damaged or stops, never throws
+  assert.equal(decodeJpegDc(new Uint8Array([1, 2, 3]), 1e6).ok, false);
+  const cut = decodeJpegDc(jpg.subarray(0, jpg.length >> 1), 1e8);
+  assert.ok(typeof cut.ok === 'boolean');
+  const late = decodeJpegDc(jpg, 1e8, () => true);
+  assert.equal(late.ok ? 'ok' : late.error, 'out-of-time');
 });
 
 test('the JPEG decoder refuses what it does not read, with a typed error, and stops on the clock', () => {

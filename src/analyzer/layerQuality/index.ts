@@ -16,20 +16,24 @@
  *   layer's word boxes: a partial layer leaves ink uncovered), `boxesOnInk` (share of word boxes with ink in them);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  *
- * The estimate: a linear model of ln(CER + 0.01) over three signals, one of each kind: wordLike (language),
- * widthSpread (layout) and 1 − inkCovered (image); weights fitted by ridge least squares on the dev split and
- * rounded (see WEIGHTS). The other signals are shown as evidence but not scored: on the dev split they added
- * nothing a leave-one-document-out check could confirm. It is turned into `score = 1 − estimated CER` (clamped to 0..1) and `reocr` when the
- * estimated CER passes 0.25 (the dataset's "poor" class).
+ * The estimate has the shape of the error itself: a layer that lacks a share `missing` of the page's text and gets the
+ * rest wrong at a rate `e` has CER ≈ missing + (1 − missing)·e.
+ * - `missing` comes from the image: the share of the scan's ink outside the layer's word boxes, less a floor for ink
+ *   that is not text (rules, logos), times a slope (MISSING);
+ * - `e` from the text: ln(e + 0.01) linear in wordLike (language) and widthSpread (layout) (WEIGHTS).
+ * The four numbers were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
+ * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
+ * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
+ * `score = 1 − estimated CER` (clamped to 0..1) and `reocr` when the estimated CER passes 0.25 (the "poor" class).
  */
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, toPixels } from './ink';
-import { decodeJpegGray } from './jpeg';
+import { decodeJpegDc } from './jpeg';
 import { languageEvidence } from './language';
 
-export { decodeJpegGray } from './jpeg';
+export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
 
 /** the scan image under the layer, still encoded */
@@ -41,6 +45,8 @@ export interface ScanInput {
   /** pixel size as the image dictionary gives it */
   width: number;
   height: number;
+  /** the image XObject (any object that stays the same for the same image within a document): its ink map is then kept for other pages that paint it */
+  key?: object;
 }
 
 export interface LayerQualityInput {
@@ -60,24 +66,41 @@ export interface LayerQualityInput {
 export const REOCR_CER = 0.25;
 
 /**
- * Linear model of ln(CER + 0.01): intercept and one weight per signal. Fitted by least squares on the 121 dev pages
- * (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
+ * The text's error rate: ln(e + 0.01) = intercept + Σ weight·signal. Fitted on the 121 dev pages (scripts/ocr-quality.ts
+ * prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
  */
 export const WEIGHTS = {
-  intercept: -0.9,
+  intercept: -0.95,
   /** language: words that read like the page's language lower the error */
-  wordLike: -3.4,
+  wordLike: -3.7,
   /** layout: words that do not fit their boxes raise it */
-  widthSpread: 5.3,
-  /** image: ink the layer leaves uncovered raises it */
-  inkMissed: 2.3,
+  widthSpread: 8.3,
 };
 
-/** what inkMissed counts as when the scan cannot be read (the dev split's median: neither good nor bad news) */
-const INK_MISSED_UNKNOWN = 0.07;
+/** the share of the text missing: (inkMissed − floor) × slope, within 0..MISSING.max */
+export const MISSING = { floor: 0.03, slope: 0.5, max: 0.95 };
+
+/** The estimated CER from the signals the model uses. */
+export function estimateCer(s: { wordLike: number; widthSpread: number; inkMissed: number }): number {
+  const z = WEIGHTS.intercept + WEIGHTS.wordLike * s.wordLike + WEIGHTS.widthSpread * s.widthSpread;
+  const e = Math.max(0, Math.exp(z) - 0.01);
+  const missing = Math.min(MISSING.max, Math.max(0, (s.inkMissed - MISSING.floor) * MISSING.slope));
+  return missing + (1 - missing) * e;
+}
+
+/** what inkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
+const INK_MISSED_UNKNOWN = 0.03;
 
 export type SignalName =
-  Exclude<keyof typeof WEIGHTS, 'intercept'> | 'bitsPerChar' | 'symbolShare' | 'badShare' | 'mixedScript' | 'fragments' | 'longWords' | 'boxesOffInk';
+  | Exclude<keyof typeof WEIGHTS, 'intercept'>
+  | 'inkMissed'
+  | 'bitsPerChar'
+  | 'symbolShare'
+  | 'badShare'
+  | 'mixedScript'
+  | 'fragments'
+  | 'longWords'
+  | 'boxesOffInk';
 
 export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
@@ -98,13 +121,12 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   }
   if (input.font) signals.font = input.font;
   if (input.producer) signals.producer = input.producer.slice(0, 80);
-  let z = WEIGHTS.intercept;
-  for (const k of Object.keys(WEIGHTS) as (keyof typeof WEIGHTS)[]) {
-    if (k === 'intercept') continue;
-    const v = x.values[k as SignalName];
-    if (v !== undefined && Number.isFinite(v)) z += WEIGHTS[k] * v;
-  }
-  const cer = Math.max(0, Math.exp(z) - 0.01);
+  const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
+  const cer = estimateCer({
+    wordLike: num(x.values.wordLike, 0),
+    widthSpread: num(x.values.widthSpread, 0),
+    inkMissed: num(x.values.inkMissed, INK_MISSED_UNKNOWN),
+  });
   signals.estimatedCer = r3(cer);
   let score = Math.min(1, Math.max(0, 1 - cer));
   let reocr = cer > REOCR_CER;
@@ -189,27 +211,55 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+type InkResult = { map: InkMap } | { note: string };
+
+/** ink maps kept per document (its Budget) and image XObject, so a scan shared by pages is decoded once */
+const inkCache = new WeakMap<Budget, Map<object, { ink: InkResult; bytes: number }>>();
+/** the most ink maps kept per document */
+const INK_CACHE_ENTRIES = 4;
+
 function inkSignals(
   runs: GlyphRun[],
   scan: ScanInput,
   budget: Budget | undefined,
   maxPixels: number,
 ): { inkMissed: number; boxesOffInk: number } | { note: string } {
-  const pixels = scan.width * scan.height;
-  const pxPerPt = Math.min(scan.width / Math.hypot(scan.ctm[0], scan.ctm[1]), scan.height / Math.hypot(scan.ctm[2], scan.ctm[3]));
-  // about 75 samples per inch is enough to see words and lines
-  const scale: 1 | 2 | 4 = pxPerPt > 3.2 ? 4 : pxPerPt > 1.6 ? 2 : 1;
-  const bytes = Math.ceil(pixels / (scale * scale)) * 7;
-  if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget' };
+  const ink = inkOf(scan, budget, maxPixels);
+  return 'note' in ink ? ink : coverage(ink.map, runs);
+}
+
+function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): InkResult {
+  const cache = budget && scan.key ? (inkCache.get(budget) ?? new Map<object, { ink: InkResult; bytes: number }>()) : undefined;
+  const hit = cache?.get(scan.key!);
+  if (hit) return hit.ink;
+  // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once
+  const samples = Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8);
+  const work = samples * 8 + scan.jpeg.length;
+  if (budget && !budget.tryCharge(work, 'decode')) return { note: 'the scan image does not fit the memory budget' };
+  let ink: InkResult;
   try {
-    const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale);
-    if (!dec.ok) return { note: `scan image not read: ${dec.error} (${dec.message})` };
-    const m = inkMap(dec.image, scan.ctm);
-    if (!m) return { note: 'the scan image shows no contrast' };
-    return coverage(m, runs);
+    const dec = decodeJpegDc(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false);
+    if (!dec.ok) ink = { note: `scan image not read: ${dec.error} (${dec.message})` };
+    else {
+      const m = inkMap(dec.image, scan.ctm);
+      ink = m ? { map: m } : { note: 'the scan image shows no contrast' };
+    }
   } finally {
-    budget?.release(bytes);
+    budget?.release(work);
   }
+  if (cache && budget && !('note' in ink && /out-of-time/.test(ink.note))) {
+    const bytes = 'map' in ink ? ink.map.width * ink.map.height * 5 : 0;
+    if (bytes === 0 || budget.tryCharge(bytes, 'decode')) {
+      if (cache.size >= INK_CACHE_ENTRIES) {
+        const [k, old] = cache.entries().next().value!;
+        cache.delete(k);
+        budget.release(old.bytes);
+      }
+      cache.set(scan.key!, { ink, bytes });
+      inkCache.set(budget, cache);
+    }
+  }
+  return ink;
 }
 
 function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; boxesOffInk: number } {
@@ -233,12 +283,13 @@ function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; boxesOffInk
       const inner = toPixels(m, r.rect);
       const area = inner ? (inner[2] - inner[0]) * (inner[3] - inner[1]) : 0;
       const inkPx = inner ? inkIn(m, inner[0], inner[1], inner[2], inner[3]) : 0;
-      if (area === 0 || inkPx / area < 0.03) off++;
+      // less than a trace of ink (of 255 per sample) under the box: the word lies on paper
+      if (area === 0 || inkPx / area < 1.5) off++;
     }
   }
   let covered = 0;
   const ink = m.ink;
-  for (let i = 0; i < ink.length; i++) if (ink[i] && mask[i]) covered++;
+  for (let i = 0; i < ink.length; i++) if (mask[i]) covered += ink[i];
   return { inkMissed: m.total > 0 ? 1 - covered / m.total : 0, boxesOffInk: boxes > 0 ? off / boxes : 0 };
 }
 

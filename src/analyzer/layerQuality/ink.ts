@@ -1,7 +1,9 @@
 /**
- * Where the scan has ink, and how the layer's word boxes sit on it. The scan's luminance (jpeg.ts) is thresholded
- * half-way between paper and the darkest print, and a summed-area table answers "how much ink inside this box" in
- * constant time. Pure; memory is width × height × 6 bytes of the (possibly halved) image.
+ * Where the scan has ink, and how the layer's word boxes sit on it. The scan's luminance (jpeg.ts; in practice its
+ * block means, an eighth of its size) is read as ink darkness: how far a sample falls below the paper level, less a
+ * noise margin. At that scale a line of text is one to three samples high and no sample is solid black, so ink is a
+ * weight, not a yes/no. A summed-area table of the weights answers "how much ink inside this box" in constant time.
+ * Pure; memory is width × height × 6 bytes of the image.
  */
 import type { Matrix } from '../geometry';
 import type { Rect } from '../types';
@@ -10,11 +12,11 @@ import type { GrayImage } from './jpeg';
 export interface InkMap {
   width: number;
   height: number;
-  /** summed-area table of ink pixels, (width + 1) × (height + 1) */
+  /** summed-area table of ink weights, (width + 1) × (height + 1) */
   sat: Int32Array;
-  /** 1 where a pixel is ink */
+  /** ink weight of each sample, 0 (paper) .. 255 */
   ink: Uint8Array;
-  /** ink pixels in the whole image */
+  /** ink weight of the whole image */
   total: number;
   /** paper and ink levels found, and whether they differ enough to tell ink at all */
   paper: number;
@@ -24,19 +26,26 @@ export interface InkMap {
 }
 
 /** ink must be at least this much darker than paper (of 255) for the map to mean anything */
-const MIN_CONTRAST = 48;
+const MIN_CONTRAST = 24;
 
 /** Builds the ink map of an image placed by `ctm` (unit square → page). undefined when the image holds no contrast. */
 export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   const { width: w, height: h, data } = img;
+  if (w * h > 8_000_000) return undefined;
   const hist = new Uint32Array(256);
   for (let i = 0; i < data.length; i++) hist[data[i]]++;
   const n = data.length;
-  // paper: the 60th percentile (most of a text page is paper); dark: the 0.5th percentile
-  const paper = percentile(hist, n, 0.6);
+  // paper: the 75th percentile (a text page is mostly paper, even in block means); dark: the 0.5th percentile.
+  // The margin keeps paper grain out of the ink: nothing on a page is lighter than paper but grain, so the spread
+  // above the paper level measures it.
+  const paper = percentile(hist, n, 0.75);
   const dark = percentile(hist, n, 0.005);
   if (paper - dark < MIN_CONTRAST) return undefined;
-  const thr = (paper + dark) / 2;
+  const margin = Math.max(3, 1.5 * (percentile(hist, n, 0.95) - paper), (paper - dark) * 0.05);
+  // the paper around each sample: the lightest within LOCAL samples each way (a separable max filter), never above
+  // the page's paper. A shaded table cell or a photo is then its own background, not ink; print is darker than
+  // what surrounds it.
+  const local = localPaper(data, w, h, paper);
   const sat = new Int32Array((w + 1) * (h + 1));
   const ink = new Uint8Array(w * h);
   let total = 0;
@@ -46,9 +55,11 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
     const prev = y * (w + 1);
     const src = y * w;
     for (let x = 0; x < w; x++) {
-      if (data[src + x] < thr) {
-        rowSum++;
-        ink[src + x] = 1;
+      const d = local[src + x] - margin - data[src + x];
+      if (d > 0) {
+        const v = d > 255 ? 255 : d;
+        rowSum += v;
+        ink[src + x] = v;
       }
       sat[o + x + 1] = sat[prev + x + 1] + rowSum;
     }
@@ -65,6 +76,33 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   // u = ia·(x − e) + ib·(y − f); v = ic·(x − e) + id·(y − f)
   const map: InkMap['map'] = [ia * w, ib * w, -(ia * e + ib * f) * w, -ic * h, -id * h, h + (ic * e + id * f) * h];
   return { width: w, height: h, sat, ink, total, paper, dark, map };
+}
+
+/** samples each way the local paper level is looked for */
+const LOCAL = 3;
+
+function localPaper(data: Uint8Array, w: number, h: number, paper: number): Uint8Array {
+  const rows = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      let m = 0;
+      const x1 = Math.min(w - 1, x + LOCAL);
+      for (let k = Math.max(0, x - LOCAL); k <= x1; k++) if (data[o + k] > m) m = data[o + k];
+      rows[o + x] = m;
+    }
+  }
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - LOCAL);
+    const y1 = Math.min(h - 1, y + LOCAL);
+    for (let x = 0; x < w; x++) {
+      let m = 0;
+      for (let k = y0; k <= y1; k++) if (rows[k * w + x] > m) m = rows[k * w + x];
+      out[y * w + x] = m < paper ? m : paper;
+    }
+  }
+  return out;
 }
 
 function percentile(hist: Uint32Array, n: number, q: number): number {
@@ -90,7 +128,7 @@ export function toPixels(m: InkMap, r: Rect): [number, number, number, number] |
   return [c0, r0, c1, r1];
 }
 
-/** ink pixels in [c0, c1) × [r0, r1) */
+/** ink weight in [c0, c1) × [r0, r1) */
 export function inkIn(m: InkMap, c0: number, r0: number, c1: number, r1: number): number {
   const W = m.width + 1;
   const s = m.sat;

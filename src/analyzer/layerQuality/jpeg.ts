@@ -94,7 +94,7 @@ function buildHuffman(counts: Uint8Array, values: Uint8Array): Huffman {
  * Decodes the luminance of a baseline JPEG. `maxPixels` bounds width × height; `outOfTime` is asked once per MCU row.
  * Never throws.
  */
-export function decodeJpegGray(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean = () => false, scale: 1 | 2 | 4 = 1): JpegResult {
+export function decodeJpegGray(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean = () => false, scale: 1 | 2 | 4 | 8 = 1): JpegResult {
   try {
     return decode(buf, maxPixels, outOfTime, scale);
   } catch (e) {
@@ -103,8 +103,17 @@ export function decodeJpegGray(buf: Uint8Array, maxPixels: number, outOfTime: ()
 }
 
 /**
+ * The luminance at an eighth of the size: each sample the mean of one 8×8 block, which is its DC coefficient. The AC
+ * coefficients are Huffman-decoded only to be skipped (no dequantisation, no inverse DCT): about a third of the full
+ * decode's time, and all a coarse ink map needs. Never throws.
+ */
+export function decodeJpegDc(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean = () => false): JpegResult {
+  return decodeJpegGray(buf, maxPixels, outOfTime, 8);
+}
+
+/**
  * `scale` 2 or 4 gives the image at half or a quarter of its size (each sample the IDCT at the centre of 2×2 or 4×4
- * pixels), which is all an ink map needs and costs less.
+ * pixels); 8 gives the block means (DC only).
  */
 function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number): JpegResult {
   const n = buf.length;
@@ -226,7 +235,23 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
           c.ta = sel & 15;
           scomps.push(c);
         }
-        const after = scan(buf, end, scomps, comps[0], qt, dcTables, acTables, restart, width, height, hmax, vmax, out, outOfTime, scale);
+        const after = (scale === 8 ? scanDc : scan)(
+          buf,
+          end,
+          scomps,
+          comps[0],
+          qt,
+          dcTables,
+          acTables,
+          restart,
+          width,
+          height,
+          hmax,
+          vmax,
+          out,
+          outOfTime,
+          scale,
+        );
         if (after < 0) return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
         p = after;
         continue;
@@ -423,6 +448,225 @@ function scan(
   }
   // find the next marker after the entropy-coded data
   while (pos < n && !(buf[pos] === 0xff && buf[pos + 1] !== 0 && !(buf[pos + 1] >= 0xd0 && buf[pos + 1] <= 0xd7))) pos++;
+  return pos;
+}
+
+/**
+ * The lookahead of the AC skip table: bits looked at once. An entry is (bits consumed << 7) | (coefficients advanced
+ * << 1) for a symbol whose code and extra bits both fit in it, (bits consumed << 7) | 1 for end of block; 0 sends the
+ * decoder the slow way.
+ */
+const AC_LOOK = 11;
+
+function acSkipTable(h: Huffman): Uint16Array {
+  const t = new Uint16Array(1 << AC_LOOK);
+  let code = 0;
+  let k = 0;
+  for (let len = 1; len <= AC_LOOK; len++) {
+    const count = k < h.values.length ? countOfLength(h, len) : 0;
+    for (let i = 0; i < count; i++, code++, k++) {
+      const rs = h.values[k];
+      const s = rs & 15;
+      const r = rs >> 4;
+      let entry: number;
+      if (s === 0 && r !== 15) entry = (len << 7) | 1;
+      else if (s === 0) entry = (len << 7) | (16 << 1);
+      else if (len + s <= AC_LOOK) entry = ((len + s) << 7) | ((r + 1) << 1);
+      else continue;
+      const shift = AC_LOOK - len;
+      const base = code << shift;
+      for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
+    }
+    code <<= 1;
+  }
+  return t;
+}
+
+function countOfLength(h: Huffman, len: number): number {
+  return h.maxCode[len] >= 0 ? h.maxCode[len] - h.minCode[len] + 1 : 0;
+}
+
+/** A Huffman symbol the 9-bit lookahead does not hold: (code length << 8) | value. `bits` holds at least 16 bits. */
+function slowSym(h: Huffman, bits: number, nbits: number): number {
+  let code = 0;
+  for (let len = 1; len <= 16; len++) {
+    code = (code << 1) | ((bits >>> (nbits - len)) & 1);
+    if (h.maxCode[len] >= 0 && code <= h.maxCode[len] && code >= h.minCode[len]) return (len << 8) | h.values[h.valPtr[len] + code - h.minCode[len]];
+  }
+  throw new Damaged('bad Huffman code');
+}
+
+/**
+ * Decodes one scan for its DC terms only (scale 8: one sample per block of the first component, the block's mean).
+ * The entropy-coded data is first copied without its stuffed zero bytes, cut at restart markers; then each block's DC
+ * difference is decoded and its AC symbols skipped through acSkipTable. Returns the offset after the data, or -1 when
+ * time ran out.
+ */
+function scanDc(
+  buf: Uint8Array,
+  start: number,
+  scomps: Component[],
+  first: Component,
+  qt: Int32Array[],
+  dcT: (Huffman | undefined)[],
+  acT: (Huffman | undefined)[],
+  restart: number,
+  width: number,
+  height: number,
+  hmax: number,
+  vmax: number,
+  out: Uint8Array,
+  outOfTime: () => boolean,
+): number {
+  const n = buf.length;
+  // unstuff: data without 0xFF00 stuffing; segEnds[i] = end of the i-th restart interval in `data`
+  const data = new Uint8Array(Math.max(0, n - start) + 4);
+  const segEnds: number[] = [];
+  let w = 0;
+  let pos = start;
+  while (pos < n) {
+    const b = buf[pos];
+    if (b !== 0xff) {
+      data[w++] = b;
+      pos++;
+      continue;
+    }
+    const nx = pos + 1 < n ? buf[pos + 1] : 0xd9;
+    if (nx === 0) {
+      data[w++] = 0xff;
+      pos += 2;
+    } else if (nx >= 0xd0 && nx <= 0xd7) {
+      segEnds.push(w);
+      pos += 2;
+    } else if (nx === 0xff) pos++;
+    else break;
+  }
+  segEnds.push(w);
+  const q = qt[first.tq];
+  if (!q) throw new Damaged('missing quantisation table');
+  const q0 = q[0] / 8;
+  const ow = Math.ceil(width / 8);
+  const oh = Math.ceil(height / 8);
+  const storeFirst = first.h === hmax && first.v === vmax;
+  const tables = scomps.map((c) => {
+    const dc = dcT[c.td];
+    const ac = acT[c.ta];
+    if (!dc || !ac) throw new Damaged('missing Huffman table');
+    return { dc, ac, skip: acSkipTable(ac) };
+  });
+  // the blocks of one MCU: table index, component index, offset in the MCU (bx, by), stored or not
+  const single = scomps.length === 1;
+  const plan: { ti: number; dx: number; dy: number; store: boolean }[] = [];
+  if (single) plan.push({ ti: 0, dx: 0, dy: 0, store: scomps[0] === first && storeFirst });
+  else
+    scomps.forEach((c, ti) => {
+      for (let v = 0; v < c.v; v++) for (let h = 0; h < c.h; h++) plan.push({ ti, dx: h, dy: v, store: c === first && storeFirst });
+    });
+  const c0 = scomps[0];
+  const mcusX = single ? Math.ceil(Math.ceil((width * c0.h) / hmax) / 8) : Math.ceil(width / (8 * hmax));
+  const mcusY = single ? Math.ceil(Math.ceil((height * c0.v) / vmax) / 8) : Math.ceil(height / (8 * vmax));
+  const stepX = single ? 1 : first.h;
+  const stepY = single ? 1 : first.v;
+  const preds = new Int32Array(scomps.length);
+  const lookMask = (1 << AC_LOOK) - 1;
+  let seg = 0;
+  let p = 0;
+  let end = segEnds[0];
+  let bits = 0;
+  let nbits = 0;
+  let mcu = 0;
+  for (let my = 0; my < mcusY; my++) {
+    if (outOfTime()) return -1;
+    for (let mx = 0; mx < mcusX; mx++) {
+      if (restart && mcu > 0 && mcu % restart === 0) {
+        seg = Math.min(seg + 1, segEnds.length - 1);
+        p = segEnds[seg - 1];
+        end = segEnds[seg];
+        bits = 0;
+        nbits = 0;
+        preds.fill(0);
+      }
+      mcu++;
+      for (let bi = 0; bi < plan.length; bi++) {
+        const pl = plan[bi];
+        const tb = tables[pl.ti];
+        // DC difference
+        while (nbits <= 24) {
+          bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+          nbits += 8;
+        }
+        let f = tb.dc.fast[(bits >>> (nbits - 9)) & 511];
+        let t: number;
+        if (f !== 0) {
+          nbits -= f >> 8;
+          t = f & 255;
+        } else {
+          const r = slowSym(tb.dc, bits, nbits);
+          nbits -= r >> 8;
+          t = r & 255;
+        }
+        if (t !== 0) {
+          if (t > 16) throw new Damaged('bad DC size');
+          if (nbits < t) {
+            while (nbits <= 24) {
+              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              nbits += 8;
+            }
+          }
+          nbits -= t;
+          const v = (bits >>> nbits) & ((1 << t) - 1);
+          preds[pl.ti] += v < 1 << (t - 1) ? v - (1 << t) + 1 : v;
+        }
+        // AC symbols, skipped
+        const skip = tb.skip;
+        for (let k = 1; k < 64;) {
+          if (nbits < 16) {
+            while (nbits <= 24) {
+              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              nbits += 8;
+            }
+          }
+          f = skip[(bits >>> (nbits - AC_LOOK)) & lookMask];
+          if (f !== 0) {
+            nbits -= f >> 7;
+            if (f & 1) break;
+            k += (f >> 1) & 63;
+            continue;
+          }
+          // a long code or many extra bits
+          const g = tb.ac.fast[(bits >>> (nbits - 9)) & 511];
+          let rs: number;
+          if (g !== 0) {
+            nbits -= g >> 8;
+            rs = g & 255;
+          } else {
+            const r = slowSym(tb.ac, bits, nbits);
+            nbits -= r >> 8;
+            rs = r & 255;
+          }
+          const sz = rs & 15;
+          if (sz === 0) {
+            if (rs >> 4 !== 15) break;
+            k += 16;
+            continue;
+          }
+          k += (rs >> 4) + 1;
+          if (nbits < sz) {
+            while (nbits <= 24) {
+              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              nbits += 8;
+            }
+          }
+          nbits -= sz;
+        }
+        if (pl.store) {
+          const bx = mx * stepX + pl.dx;
+          const by = my * stepY + pl.dy;
+          if (bx < ow && by < oh) out[by * ow + bx] = clamp(Math.round(preds[pl.ti] * q0 + 128));
+        }
+      }
+    }
+  }
   return pos;
 }
 
