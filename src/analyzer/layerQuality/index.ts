@@ -148,6 +148,10 @@ interface TextSignals {
   shown: LayerQuality['signals'];
 }
 
+/** letters, digits and common punctuation: what is not a symbol */
+const WORDISH = /[\p{L}\p{N}.,;:!?'"()\-/]/u;
+const ASCII_WORDISH = Uint8Array.from({ length: 128 }, (_, i) => (WORDISH.test(String.fromCharCode(i)) ? 1 : 0));
+
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
   let nonSpace = 0;
@@ -158,7 +162,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     if (cp <= 32) continue;
     nonSpace++;
     if (cp === 0xfffd || (cp >= 0xe000 && cp <= 0xf8ff) || cp < 32 || (cp >= 0x7f && cp < 0xa0)) bad++;
-    else if (!/[\p{L}\p{N}.,;:!?'"()\-/]/u.test(ch)) symbols++;
+    else if (cp < 128 ? !ASCII_WORDISH[cp] : !WORDISH.test(ch)) symbols++;
   }
   let words = 0;
   let frags = 0;

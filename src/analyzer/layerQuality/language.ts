@@ -17,46 +17,79 @@ export function normaliseForModel(s: string): string {
     .trim()} `;
 }
 
+/**
+ * A language's model, compiled for speed: characters are numbered (0 = space, ALPHABET letters, then one id for any
+ * other letter), and the cost −log2 p(c | a b) of the interpolated model is precomputed: `seen` for the trigrams the
+ * model holds, `rest` (by b and c) for the others, whose trigram term is 0.
+ */
 interface Model {
-  tri: Map<string, number>;
-  /** counts of the two-character contexts (first two of a trigram) */
-  ctx2: Map<string, number>;
-  bi: Map<string, number>;
-  ctx1: Map<string, number>;
-  uni: Map<string, number>;
-  total: number;
+  seen: Map<number, number>;
+  rest: Float64Array;
 }
 
 let models: Map<Language, Model> | undefined;
-let vocabulary = 1;
+/** character → id; ids run 1..size − 2, size − 1 is any other letter */
+let ids: Map<string, number> | undefined;
+let size = 2;
 
 function load(): Map<Language, Model> {
   if (models) return models;
-  models = new Map();
+  const raw = new Map<Language, { g: string; c: number }[]>();
   const alphabet = new Set<string>();
   for (const lang of LANGUAGES) {
-    const m: Model = { tri: new Map(), ctx2: new Map(), bi: new Map(), ctx1: new Map(), uni: new Map(), total: 0 };
+    const es: { g: string; c: number }[] = [];
     for (const e of TRIGRAMS[lang].split('|')) {
       const g = e.slice(0, 3);
       const c = parseInt(e.slice(3), 36);
-      if (!(c > 0)) continue;
-      m.tri.set(g, c);
-      add(m.ctx2, g.slice(0, 2), c);
-      // bigram and unigram statistics from the last two characters of each trigram (each position counted once)
-      add(m.bi, g.slice(1), c);
-      add(m.ctx1, g[1], c);
-      add(m.uni, g[2], c);
-      m.total += c;
+      if (!(c > 0) || [...g].length !== 3) continue;
+      es.push({ g, c });
       alphabet.add(g[2]);
     }
-    models.set(lang, m);
+    raw.set(lang, es);
   }
-  vocabulary = alphabet.size + 1;
+  // the uniform share is over the letters (and space) any model ends a trigram with, plus one
+  const vocabulary = alphabet.size + 1;
+  for (const es of raw.values()) for (const { g } of es) for (const ch of g) alphabet.add(ch);
+  alphabet.delete(' ');
+  ids = new Map([[' ', 0]]);
+  for (const ch of [...alphabet].sort()) ids.set(ch, ids.size);
+  size = ids.size + 1;
+  const V = size;
+  models = new Map();
+  for (const lang of LANGUAGES) {
+    const ctx2 = new Float64Array(V * V);
+    const bi = new Float64Array(V * V);
+    const ctx1 = new Float64Array(V);
+    const uni = new Float64Array(V);
+    const tri = new Map<number, number>();
+    let total = 0;
+    for (const { g, c } of raw.get(lang)!) {
+      const [a, b, d] = [...g].map((ch) => ids!.get(ch)!);
+      tri.set((a * V + b) * V + d, c);
+      ctx2[a * V + b] += c;
+      // bigram and unigram statistics from the last two characters of each trigram (each position counted once)
+      bi[b * V + d] += c;
+      ctx1[b] += c;
+      uni[d] += c;
+      total += c;
+    }
+    const restP = new Float64Array(V * V);
+    for (let b = 0; b < V; b++)
+      for (let d = 0; d < V; d++) {
+        const bg = ctx1[b] ? bi[b * V + d] / ctx1[b] : 0;
+        restP[b * V + d] = L2 * bg + L1 * (uni[d] / total) + L0 / vocabulary;
+      }
+    const seen = new Map<number, number>();
+    for (const [k, c] of tri) {
+      const ab = Math.floor(k / V);
+      const bd = k % (V * V);
+      seen.set(k, -Math.log2((L3 * c) / ctx2[ab] + restP[bd]));
+    }
+    const rest = new Float64Array(V * V);
+    for (let i = 0; i < rest.length; i++) rest[i] = -Math.log2(restP[i]);
+    models.set(lang, { seen, rest });
+  }
   return models;
-}
-
-function add(map: Map<string, number>, k: string, c: number): void {
-  map.set(k, (map.get(k) ?? 0) + c);
 }
 
 /** interpolation weights: trigram, bigram, unigram, uniform */
@@ -65,13 +98,10 @@ const L2 = 0.25;
 const L1 = 0.1;
 const L0 = 0.05;
 
-function prob(m: Model, a: string, b: string, c: string): number {
-  const c2 = m.ctx2.get(a + b);
-  const t = c2 ? (m.tri.get(a + b + c) ?? 0) / c2 : 0;
-  const c1 = m.ctx1.get(b);
-  const bg = c1 ? (m.bi.get(b + c) ?? 0) / c1 : 0;
-  const u = (m.uni.get(c) ?? 0) / m.total;
-  return L3 * t + L2 * bg + L1 * u + L0 / vocabulary;
+/** bits of c after a b */
+function cost(m: Model, a: number, b: number, c: number): number {
+  const V = size;
+  return m.seen.get((a * V + b) * V + c) ?? m.rest[b * V + c];
 }
 
 export interface LanguageEvidence {
@@ -95,15 +125,20 @@ export function languageEvidence(text: string): LanguageEvidence {
   const s = normaliseForModel(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text);
   let best: Language = 'en';
   let bestBits = Infinity;
-  const n = s.length;
+  // the text as ids
+  const chars = [...s];
+  const n = chars.length;
   if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, letters: 0 };
+  const other = size - 1;
+  const x = new Uint16Array(n);
+  for (let i = 0; i < n; i++) x[i] = ids!.get(chars[i]) ?? other;
   for (const lang of LANGUAGES) {
     const m = ms.get(lang)!;
     let bits = 0;
     let count = 0;
     for (let i = 2; i < n; i++) {
-      if (s[i] === ' ' && s[i - 1] === ' ') continue;
-      bits -= Math.log2(prob(m, s[i - 2], s[i - 1], s[i]));
+      if (x[i] === 0 && x[i - 1] === 0) continue;
+      bits += cost(m, x[i - 2], x[i - 1], x[i]);
       count++;
     }
     const bpc = bits / Math.max(1, count);
@@ -119,11 +154,11 @@ export function languageEvidence(text: string): LanguageEvidence {
   let letters = 0;
   let start = 1;
   for (let i = 1; i < n; i++) {
-    if (s[i] !== ' ') continue;
+    if (x[i] !== 0) continue;
     const len = i - start;
     if (len >= 2) {
       let bits = 0;
-      for (let k = start; k <= i; k++) bits -= Math.log2(prob(m, s[k - 2] ?? ' ', s[k - 1], s[k]));
+      for (let k = start; k <= i; k++) bits += cost(m, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
       words++;
       letters += len;
       if (bits / (len + 1) < WORD_BITS) like++;
