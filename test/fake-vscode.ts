@@ -31,6 +31,12 @@ export interface FileStat {
 }
 
 export const FileType = { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 } as const;
+/** vscode.l10n without a bundle: the English message with {0}, {1}… filled in, as VS Code does. */
+export const l10n = {
+  t(message: string, ...args: unknown[]): string {
+    return message.replace(/\{(\d+)\}/g, (m: string, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
+  },
+};
 export const ProgressLocation = { SourceControl: 1, Window: 10, Notification: 15 } as const;
 
 export class RelativePattern {

@@ -91,6 +91,7 @@ test('.vsix (vsce ls): the bundles, their assets, media, docs and notices; nothi
     .sort();
   for (const f of [
     'package.json',
+    'package.nls.json',
     'README.md',
     'CHANGELOG.md',
     'LICENSE',
@@ -111,7 +112,7 @@ test('.vsix (vsce ls): the bundles, their assets, media, docs and notices; nothi
   }
   assert.ok(files.some((f) => f.startsWith('dist/webview/cmaps/')) && files.some((f) => f.startsWith('dist/webview/standard_fonts/')));
   const allowed =
-    /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|THIRD_PARTY_NOTICES\.md|media\/[\w.-]+\.(png|svg)|dist\/(extension|analysisWorker)\.cjs|dist\/web\/[\w.-]+\.c?js|dist\/webview\/(main\.(js|css)|pdf\.worker\.min\.mjs|LICENSE\.pdfjs|codicons\/codicon\.(css|ttf)|cmaps\/[\w.-]+|standard_fonts\/[\w.-]+|wasm\/(openjpeg_nowasm_fallback\.js|LICENSE_[A-Z_]+)))$/;
+    /^(package\.json|package\.nls(\.[a-z]{2}(-[a-z]+)?)?\.json|README\.md|CHANGELOG\.md|LICENSE|THIRD_PARTY_NOTICES\.md|media\/[\w.-]+\.(png|svg)|dist\/(extension|analysisWorker)\.cjs|dist\/web\/[\w.-]+\.c?js|dist\/webview\/(main\.(js|css)|pdf\.worker\.min\.mjs|LICENSE\.pdfjs|codicons\/codicon\.(css|ttf)|cmaps\/[\w.-]+|standard_fonts\/[\w.-]+|wasm\/(openjpeg_nowasm_fallback\.js|LICENSE_[A-Z_]+)))$/;
   const stray = files.filter((f) => !allowed.test(f));
   assert.deepEqual(stray, [], `unexpected files in the .vsix: ${stray.join(', ')}`);
   const forbidden =
@@ -247,4 +248,47 @@ test('library consumer: `pdf-page-diagnostics/analyzer` type-checks (node16 and 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('l10n: every user-facing string of the manifest is a %key% that package.nls.json defines, and no key is unused', () => {
+  const nls = JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const used = new Set<string>();
+  const literal: string[] = [];
+  const look = (where: string, v: unknown) => {
+    if (typeof v !== 'string') return;
+    const m = /^%([\w.-]+)%$/.exec(v);
+    if (!m) literal.push(`${where}: ${v.slice(0, 60)}`);
+    else {
+      used.add(m[1]);
+      assert.ok(typeof nls[m[1]] === 'string' && nls[m[1]].length > 0, `${where}: %${m[1]}% is not in package.nls.json`);
+    }
+  };
+  const c = pkg.contributes;
+  for (const cmd of c.commands) {
+    look(`${cmd.command} title`, cmd.title);
+    look(`${cmd.command} category`, cmd.category);
+  }
+  for (const arr of Object.values<{ id: string; title: string }[]>(c.viewsContainers)) for (const v of arr) look(`container ${v.id}`, v.title);
+  for (const arr of Object.values<{ id: string; name: string; contextualTitle?: string }[]>(c.views))
+    for (const v of arr) {
+      look(`view ${v.id}`, v.name);
+      if (v.contextualTitle) look(`view ${v.id} contextualTitle`, v.contextualTitle);
+    }
+  for (const w of c.viewsWelcome) look(`welcome ${w.view}`, w.contents);
+  for (const e of c.customEditors) look(`editor ${e.viewType}`, e.displayName);
+  look('configuration title', c.configuration.title);
+  for (const [k, v] of Object.entries<Record<string, unknown>>(c.configuration.properties)) {
+    assert.ok(v.description !== undefined || v.markdownDescription !== undefined, `${k} has a description`);
+    look(k, v.description);
+    look(k, v.markdownDescription);
+  }
+  look('untrusted workspaces', pkg.capabilities.untrustedWorkspaces.description);
+  assert.deepEqual(literal, [], 'strings shown to users that are not localised');
+  assert.deepEqual(
+    Object.keys(nls).filter((k) => !used.has(k)),
+    [],
+    'keys in package.nls.json that nothing uses',
+  );
+  // the storage cap is said in its setting's description (issue 14)
+  assert.match(nls['config.storage.maxMB.markdownDescription'], /MB/);
 });

@@ -76,10 +76,10 @@ export class Classifier {
     const files = [...this.refused.values()];
     this.refused.clear();
     if (files.length === 0) return undefined;
-    const limit = `the ${humanSize(files[0].limit)} limit (pdfPageDiagnostics.maxFileSizeMB)`;
-    if (files.length === 1) return `Skipped ${files[0].label}: ${humanSize(files[0].size)} is above ${limit}.`;
+    const limit = vscode.l10n.t('the {0} limit (pdfPageDiagnostics.maxFileSizeMB)', humanSize(files[0].limit));
+    if (files.length === 1) return vscode.l10n.t('Skipped {0}: {1} is above {2}.', files[0].label, humanSize(files[0].size), limit);
     const names = files.slice(0, 3).map((f) => `${f.label} (${humanSize(f.size)})`);
-    return `Skipped ${files.length} files above ${limit}: ${names.join(', ')}${files.length > 3 ? ', …' : ''}`;
+    return vscode.l10n.t('Skipped {0} files above {1}: {2}', files.length, limit, `${names.join(', ')}${files.length > 3 ? ', …' : ''}`);
   }
 
   async classifyOne(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Outcome> {

@@ -73,31 +73,37 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     if (targets.length === 0) return;
     const files = await expandFolders(targets);
     if (files.length === 0) {
-      void vscode.window.showInformationMessage('No PDF files found in the selection.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No PDF files found in the selection.'));
       return;
     }
-    await runClassification(d, files, files.length === 1 ? `Classifying ${labelOf(files[0])}` : 'Classifying PDF pages');
+    await runClassification(
+      d,
+      files,
+      files.length === 1 ? vscode.l10n.t('Classifying {0}', labelOf(files[0])) : vscode.l10n.t('Classifying PDF pages'),
+    );
     await revealFirst(d, files);
   });
 
   reg('pdfPageDiagnostics.classifyWorkspace', async () => {
     if (!vscode.workspace.workspaceFolders?.length) {
-      void vscode.window.showInformationMessage('Open a folder to classify the PDFs in it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to classify the PDFs in it.'));
       return;
     }
-    const files = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Finding PDFs' }, () => findWorkspacePdfs());
+    const files = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Finding PDFs') }, () =>
+      findWorkspacePdfs(),
+    );
     if (files.length === 0) {
-      void vscode.window.showInformationMessage('No PDF files in the workspace (files.exclude applies).');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No PDF files in the workspace (files.exclude applies).'));
       return;
     }
-    await runClassification(d, files, `Classifying ${files.length} PDF${files.length === 1 ? '' : 's'}`);
+    await runClassification(d, files, files.length === 1 ? vscode.l10n.t('Classifying 1 PDF') : vscode.l10n.t('Classifying {0} PDFs', files.length));
     void vscode.commands.executeCommand(`${ROUTES_VIEW}.focus`);
   });
 
   reg('pdfPageDiagnostics.refresh', async () => {
     const uris = d.store.all().map((e) => vscode.Uri.parse(e.uri));
     if (uris.length === 0) return;
-    await d.classifier.classifyMany(uris, 'Re-checking classified PDFs', vscode.ProgressLocation.Window);
+    await d.classifier.classifyMany(uris, vscode.l10n.t('Re-checking classified PDFs'), vscode.ProgressLocation.Window);
   });
 
   reg('pdfPageDiagnostics.showPagePreview', async (arg0?: unknown, arg1?: unknown) => {
@@ -119,23 +125,23 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   reg('pdfPageDiagnostics.copyReport', async (arg0?: unknown) => {
     const entry = entryFor(d, arg0);
     if (!entry) {
-      void vscode.window.showInformationMessage('Classify a PDF first: there is no report to copy.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Classify a PDF first: there is no report to copy.'));
       return;
     }
     await vscode.env.clipboard.writeText(toJson({ file: entry.label, report: entry.report }));
-    vscode.window.setStatusBarMessage(`Copied the report of ${entry.label}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the report of {0}', entry.label), 3000);
   });
 
   reg('pdfPageDiagnostics.exportReport', async (arg0?: unknown) => {
     const one = isNode(arg0) ? d.store.get(arg0.uri) : undefined;
     const entries = one ? [one] : d.store.all().sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
     if (entries.length === 0) {
-      void vscode.window.showInformationMessage('Nothing to export yet: classify some PDFs first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to export yet: classify some PDFs first.'));
       return;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await vscode.window.showSaveDialog({
-      title: 'Export PDF page report',
+      title: vscode.l10n.t('Export PDF page report'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, 'pdf-pages.jsonl') : undefined,
       filters: { 'JSON Lines': ['jsonl'], CSV: ['csv'] },
     });
@@ -143,7 +149,12 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     const docs: ExportDoc[] = entries.map((e) => ({ file: e.label, report: e.report }));
     const text = exportText(docs, formatForPath(target.path));
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-    vscode.window.setStatusBarMessage(`Exported ${docs.length} report${docs.length === 1 ? '' : 's'} to ${labelOf(target)}`, 4000);
+    vscode.window.setStatusBarMessage(
+      docs.length === 1
+        ? vscode.l10n.t('Exported 1 report to {0}', labelOf(target))
+        : vscode.l10n.t('Exported {0} reports to {1}', docs.length, labelOf(target)),
+      4000,
+    );
   });
 
   reg('pdfPageDiagnostics.clearResults', async () => {
@@ -154,7 +165,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   // Keyboard in the preview (keybindings in package.json, active while a preview has focus)
   const nav = (how: Parameters<PreviewManager['navigate']>[0]) => () => {
     const r = d.preview.navigate(how);
-    if (!r) void vscode.window.showInformationMessage('Open a page preview first.');
+    if (!r) void vscode.window.showInformationMessage(vscode.l10n.t('Open a page preview first.'));
     else if ('none' in r) vscode.window.setStatusBarMessage(r.none, 3000);
   };
   reg('pdfPageDiagnostics.preview.nextPage', nav('next'));
@@ -162,13 +173,13 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   reg('pdfPageDiagnostics.preview.nextOcrPage', nav('nextOcr'));
   reg('pdfPageDiagnostics.preview.previousOcrPage', nav('previousOcr'));
   reg('pdfPageDiagnostics.preview.toggleTextLayer', () => {
-    if (!d.preview.toggle('toggleTextLayer')) void vscode.window.showInformationMessage('Open a page preview first.');
+    if (!d.preview.toggle('toggleTextLayer')) void vscode.window.showInformationMessage(vscode.l10n.t('Open a page preview first.'));
   });
   reg('pdfPageDiagnostics.preview.toggleFonts', () => {
-    if (!d.preview.toggle('toggleFonts')) void vscode.window.showInformationMessage('Open a page preview first.');
+    if (!d.preview.toggle('toggleFonts')) void vscode.window.showInformationMessage(vscode.l10n.t('Open a page preview first.'));
   });
   reg('pdfPageDiagnostics.preview.toggleBoxes', () => {
-    if (!d.preview.toggleBoxes()) void vscode.window.showInformationMessage('Open a page preview first.');
+    if (!d.preview.toggleBoxes()) void vscode.window.showInformationMessage(vscode.l10n.t('Open a page preview first.'));
   });
 
   reg('pdfPageDiagnostics.enterPassword', async (arg0?: unknown) => {
@@ -183,9 +194,13 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
       .all()
       .filter((e) => e.stamp.options.endsWith(PASSWORD_MARK) || had.includes(e.uri))
       .map((e) => vscode.Uri.parse(e.uri));
-    if (again.length) await d.classifier.classifyMany(again, 'Re-classifying without passwords', vscode.ProgressLocation.Window);
+    if (again.length) await d.classifier.classifyMany(again, vscode.l10n.t('Re-classifying without passwords'), vscode.ProgressLocation.Window);
     vscode.window.setStatusBarMessage(
-      had.length ? `Forgot the passwords of ${had.length} PDF${had.length === 1 ? '' : 's'}` : 'No PDF passwords were stored',
+      had.length === 0
+        ? vscode.l10n.t('No PDF passwords were stored')
+        : had.length === 1
+          ? vscode.l10n.t('Forgot the password of 1 PDF')
+          : vscode.l10n.t('Forgot the passwords of {0} PDFs', had.length),
       4000,
     );
   });
@@ -202,7 +217,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
       route: r,
       picked: !current || current.has(r),
     }));
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Show pages with these routes' });
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Show pages with these routes') });
     if (!picked) return;
     d.tree.setFilter(new Set<PageRoute>(picked.map((p) => p.route)));
   });
@@ -213,7 +228,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
   reg('pdfPageDiagnostics.revealInTree', async (arg0?: unknown) => {
     const uri = toUri(arg0) ?? activePdf() ?? d.preview.activeUri();
     if (!uri) return;
-    if (!d.store.get(uri.toString())) await runClassification(d, [uri], `Classifying ${labelOf(uri)}`);
+    if (!d.store.get(uri.toString())) await runClassification(d, [uri], vscode.l10n.t('Classifying {0}', labelOf(uri)));
     await revealFirst(d, [uri]);
   });
 }
@@ -224,13 +239,13 @@ async function pickLocked(d: CommandDeps): Promise<vscode.Uri | undefined> {
   const active = activePdf() ?? d.preview.activeUri();
   if (active && (locked.length === 0 || locked.some((e) => e.uri === active.toString()))) return active;
   if (locked.length === 0) {
-    void vscode.window.showInformationMessage('No classified PDF needs a password. Classify an encrypted PDF first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No classified PDF needs a password. Classify an encrypted PDF first.'));
     return undefined;
   }
   if (locked.length === 1) return vscode.Uri.parse(locked[0].uri);
   const picked = await vscode.window.showQuickPick(
     locked.map((e) => ({ label: e.label, uri: e.uri })),
-    { title: 'Enter the password of', placeHolder: 'Pick an encrypted PDF' },
+    { title: vscode.l10n.t('Enter the password of'), placeHolder: vscode.l10n.t('Pick an encrypted PDF') },
   );
   return picked ? vscode.Uri.parse(picked.uri) : undefined;
 }
@@ -244,32 +259,33 @@ async function enterPassword(d: CommandDeps, uri: vscode.Uri): Promise<void> {
   const key = uri.toString();
   const label = labelOf(uri);
   const password = await vscode.window.showInputBox({
-    title: `Password for ${label}`,
-    prompt: 'The PDF is encrypted. Its pages are classified once it is opened with its password (user or owner).',
-    placeHolder: 'Password',
+    title: vscode.l10n.t('Password for {0}', label),
+    prompt: vscode.l10n.t('The PDF is encrypted. Its pages are classified once it is opened with its password (user or owner).'),
+    placeHolder: vscode.l10n.t('Password'),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.length === 0 ? 'Type the password, or press Escape to cancel.' : undefined),
+    validateInput: (v) => (v.length === 0 ? vscode.l10n.t('Type the password, or press Escape to cancel.') : undefined),
   });
   if (password === undefined) return;
   const choice = await vscode.window.showQuickPick(
     [
-      { label: 'Use for This Window Only', description: 'forgotten when the window closes', remember: false },
-      { label: 'Remember', description: "kept in VS Code's secret storage for this file", remember: true },
+      { label: vscode.l10n.t('Use for This Window Only'), description: vscode.l10n.t('forgotten when the window closes'), remember: false },
+      { label: vscode.l10n.t('Remember'), description: vscode.l10n.t("kept in VS Code's secret storage for this file"), remember: true },
     ],
-    { title: `Remember the password of ${label}?`, placeHolder: 'Remember the password?', ignoreFocusOut: true },
+    { title: vscode.l10n.t('Remember the password of {0}?', label), placeHolder: vscode.l10n.t('Remember the password?'), ignoreFocusOut: true },
   );
   if (!choice) return;
   // Tried for this window first: a wrong password is never remembered.
   await d.passwords.set(key, password, false);
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Classifying ${label} with its password` }, () =>
-    d.classifier.classifyOne(uri),
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Classifying {0} with its password', label) },
+    () => d.classifier.classifyOne(uri),
   );
   const entry = d.store.get(key);
   if (!entry) return;
   if (entry.report.error?.reason === 'password-required') {
     await d.passwords.forget(key);
-    const again = await vscode.window.showErrorMessage(`Wrong password: it does not open ${label}.`, 'Try Again');
+    const again = await vscode.window.showErrorMessage(vscode.l10n.t('Wrong password: it does not open {0}.', label), vscode.l10n.t('Try Again'));
     if (again) await enterPassword(d, uri);
     return;
   }
@@ -279,7 +295,10 @@ async function enterPassword(d: CommandDeps, uri: vscode.Uri): Promise<void> {
     if (entry.transient) d.store.set({ ...entry, transient: undefined });
   }
   await revealFirst(d, [uri]);
-  vscode.window.setStatusBarMessage(`Opened ${label} with its password${choice.remember ? ' (remembered)' : ''}`, 4000);
+  vscode.window.setStatusBarMessage(
+    choice.remember ? vscode.l10n.t('Opened {0} with its password (remembered)', label) : vscode.l10n.t('Opened {0} with its password', label),
+    4000,
+  );
 }
 
 async function runClassification(d: CommandDeps, files: vscode.Uri[], title: string): Promise<void> {
@@ -295,7 +314,9 @@ async function runClassification(d: CommandDeps, files: vscode.Uri[], title: str
       return e && verdictOf(e.report, trust).needsOcr;
     }).length;
     vscode.window.setStatusBarMessage(
-      `PDF Page Diagnostics: ${done} classified, ${needOcr} need OCR${n('cancelled') ? `, ${n('cancelled')} cancelled` : ''}`,
+      n('cancelled')
+        ? vscode.l10n.t('PDF Page Diagnostics: {0} classified, {1} need OCR, {2} cancelled', done, needOcr, n('cancelled'))
+        : vscode.l10n.t('PDF Page Diagnostics: {0} classified, {1} need OCR', done, needOcr),
       6000,
     );
   }
@@ -341,14 +362,20 @@ async function expandFolders(targets: vscode.Uri[]): Promise<vscode.Uri[]> {
 
 /** The palette's picker: the workspace's PDFs, or a file dialog. */
 async function pickPdfs(many = true): Promise<vscode.Uri[]> {
-  const browse = { label: '$(folder-opened) Browse…', uri: undefined as vscode.Uri | undefined };
+  const browse = { label: `$(folder-opened) ${vscode.l10n.t('Browse…')}`, uri: undefined as vscode.Uri | undefined };
   const found = vscode.workspace.workspaceFolders?.length ? await findWorkspacePdfs() : [];
   let picked: vscode.Uri[] = [];
   if (found.length > 0) {
     const items = [...found.slice(0, 5000).map((uri) => ({ label: labelOf(uri), uri })), browse];
     const sel = many
-      ? await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Classify PDF pages', placeHolder: 'Pick PDFs to classify' })
-      : await vscode.window.showQuickPick(items, { title: 'Show page preview', placeHolder: 'Pick a PDF' }).then((x) => (x ? [x] : undefined));
+      ? await vscode.window.showQuickPick(items, {
+          canPickMany: true,
+          title: vscode.l10n.t('Classify PDF pages'),
+          placeHolder: vscode.l10n.t('Pick PDFs to classify'),
+        })
+      : await vscode.window
+          .showQuickPick(items, { title: vscode.l10n.t('Show page preview'), placeHolder: vscode.l10n.t('Pick a PDF') })
+          .then((x) => (x ? [x] : undefined));
     if (!sel) return [];
     if (!sel.includes(browse)) return sel.map((s) => s.uri!).filter(Boolean);
     picked = sel.filter((s) => s !== browse).map((s) => s.uri!);
@@ -358,7 +385,7 @@ async function pickPdfs(many = true): Promise<vscode.Uri[]> {
     canSelectFiles: true,
     canSelectFolders: false,
     filters: { PDF: ['pdf', 'PDF'] },
-    openLabel: 'Classify',
+    openLabel: vscode.l10n.t('Classify'),
   });
   return [...picked, ...(dialog ?? [])];
 }

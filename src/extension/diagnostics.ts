@@ -96,15 +96,15 @@ export class PdfCodeActions implements vscode.CodeActionProvider {
       if (d.source !== SOURCE) continue;
       const page = pageOfDiagnostic(d);
       if (typeof d.code === 'object' && d.code.value === 'password-required') {
-        const a = new vscode.CodeAction('Enter Password…', vscode.CodeActionKind.QuickFix);
-        a.command = { command: ENTER_PASSWORD_COMMAND, title: 'Enter Password…', arguments: [doc.uri] };
+        const a = new vscode.CodeAction(vscode.l10n.t('Enter Password…'), vscode.CodeActionKind.QuickFix);
+        a.command = { command: ENTER_PASSWORD_COMMAND, title: vscode.l10n.t('Enter Password…'), arguments: [doc.uri] };
         a.diagnostics = [d];
         out.push(a);
         continue;
       }
       if (seen.has(page)) continue;
       seen.add(page);
-      const title = page ? `Show Page ${page} in the Preview` : 'Show the Page Preview';
+      const title = page ? vscode.l10n.t('Show Page {0} in the Preview', page) : vscode.l10n.t('Show the Page Preview');
       const a = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
       a.command = { command: SHOW_PAGE_COMMAND, title, arguments: page ? [doc.uri, page] : [doc.uri] };
       a.diagnostics = [d];

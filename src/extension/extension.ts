@@ -17,6 +17,7 @@ import { analyzerVersionOf, type RestoreResult, restoreResults, storageFsAt } fr
 import { affectsAnalysis, effectiveWorkerCount, readSettings, SECTION, type ExtensionSettings } from './settings';
 import { activePdf, PdfStatusBar } from './statusBar';
 import { ReportStore } from './store';
+import { setTranslator } from './l10n';
 import { ROUTES_VIEW, RoutesTree } from './tree';
 
 export interface Platform {
@@ -40,6 +41,8 @@ export interface PdfPageDiagnosticsApi {
 }
 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): PdfPageDiagnosticsApi {
+  // the pure modules' strings (model.ts) in the user's language, as the rest go through vscode.l10n.t
+  setTranslator((message, args) => vscode.l10n.t(message, ...args));
   const log = vscode.window.createOutputChannel('PDF Page Diagnostics');
   context.subscriptions.push(log);
 
@@ -81,7 +84,9 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
     if (r.recheck.length) {
       await classifier.classifyMany(
         r.recheck,
-        `Re-checking ${r.recheck.length} stored PDF result${r.recheck.length === 1 ? '' : 's'}`,
+        r.recheck.length === 1
+          ? vscode.l10n.t('Re-checking 1 stored PDF result')
+          : vscode.l10n.t('Re-checking {0} stored PDF results', r.recheck.length),
         vscode.ProgressLocation.Window,
       );
       // a file now refused (too large) or unreadable has no report to keep
@@ -177,7 +182,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
       if (settings.storageMaxBytes !== before.storageMaxBytes) void storage?.trim();
       if (affectsAnalysis((k) => e.affectsConfiguration(k)) && store.size > 0) {
         const uris = store.all().map((x) => vscode.Uri.parse(x.uri));
-        void classifier.classifyMany(uris, 'Re-classifying with the new thresholds', vscode.ProgressLocation.Window);
+        void classifier.classifyMany(uris, vscode.l10n.t('Re-classifying with the new thresholds'), vscode.ProgressLocation.Window);
       } else {
         store.refreshViews();
       }

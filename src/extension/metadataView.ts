@@ -63,7 +63,7 @@ export class MetadataTree implements vscode.TreeDataProvider<MetaNode>, vscode.D
             : vscode.TreeItemCollapsibleState.Collapsed,
       );
       item.id = `section|${this.store.selected}|${node.index}`;
-      item.description = empty ? 'none' : String(node.section.rows.length);
+      item.description = empty ? vscode.l10n.t('none') : String(node.section.rows.length);
       return item;
     }
     const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);

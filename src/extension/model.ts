@@ -7,6 +7,7 @@ import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../anal
 import { pageRanges } from '../analyzer/serialize';
 import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
 import { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords } from '../shared/routes';
+import { t } from './l10n';
 
 export { PAGE_ROUTES };
 
@@ -27,31 +28,32 @@ export function verdictOf(report: DocumentReport, trustOcrLayer: boolean): Verdi
   const ocrPages: number[] = [];
   for (const p of report.pages) if (p.route === 'ocr' || (!trustOcrLayer && p.route === 'ocr-layer')) ocrPages.push(p.page);
   let summary: string;
-  if (report.error) summary = cantTell([report.error.reason]);
-  else if (ocrPages.length > 0) summary = `needs OCR: ${ocrPages.length === 1 ? 'page' : 'pages'} ${pageRanges(ocrPages)}`;
-  else if (report.pages.length === 0) summary = 'no pages';
+  if (report.error) summary = cantTellText([report.error.reason]);
+  else if (ocrPages.length > 0)
+    summary = ocrPages.length === 1 ? t('needs OCR: page {0}', pageRanges(ocrPages)) : t('needs OCR: pages {0}', pageRanges(ocrPages));
+  else if (report.pages.length === 0) summary = t('no pages');
   else if (counts.review > 0 || counts.unknown > 0) summary = countsText(counts);
-  else summary = `no OCR needed · ${countsText(counts)}`;
+  else summary = t('no OCR needed · {0}', countsText(counts));
   return { ocrPages, needsOcr: ocrPages.length > 0, counts, summary };
 }
 
 /** "38 text · 2 OCR · 1 review" in urgency order, zero counts left out. */
 export function countsText(counts: Record<PageRoute, number>): string {
   const parts: string[] = [];
-  for (const r of PAGE_ROUTES) if (counts[r] > 0) parts.push(`${counts[r]} ${ROUTE_STYLE[r].label}`);
-  return parts.length ? parts.join(' · ') : 'no pages';
+  for (const r of PAGE_ROUTES) if (counts[r] > 0) parts.push(`${counts[r]} ${routeLabel(r)}`);
+  return parts.length ? parts.join(' · ') : t('no pages');
 }
 
 /** The status bar's text for a document: "PDF: 38 text · 2 OCR". */
 export function statusText(report: DocumentReport | undefined, trustOcrLayer: boolean): string {
-  if (!report) return 'PDF: not classified';
-  if (report.error) return `PDF: can't tell (${reasonWords(report.error.reason)})`;
+  if (!report) return t('PDF: not classified');
+  if (report.error) return t("PDF: can't tell ({0})", reasonText(report.error.reason));
   const v = verdictOf(report, trustOcrLayer);
   const parts: string[] = [];
   // Text first, then what needs attention: the status bar reads "38 text · 2 OCR".
-  if (v.counts.text > 0) parts.push(`${v.counts.text} text`);
-  for (const r of PAGE_ROUTES) if (r !== 'text' && v.counts[r] > 0) parts.push(`${v.counts[r]} ${ROUTE_STYLE[r].label}`);
-  return `PDF: ${parts.length ? parts.join(' · ') : 'no pages'}`;
+  if (v.counts.text > 0) parts.push(`${v.counts.text} ${routeLabel('text')}`);
+  for (const r of PAGE_ROUTES) if (r !== 'text' && v.counts[r] > 0) parts.push(`${v.counts[r]} ${routeLabel(r)}`);
+  return t('PDF: {0}', parts.length ? parts.join(' · ') : t('no pages'));
 }
 
 /**
@@ -59,29 +61,37 @@ export function statusText(report: DocumentReport | undefined, trustOcrLayer: bo
  * ("can't tell: budget exceeded"): its counts are incomplete, and "0 chars · 0%" would read as a blank page.
  */
 export function pageDescription(p: PageReport, withRoute = false): string {
-  if (p.route === 'unknown') return cantTell(p.reasons);
+  if (p.route === 'unknown') return cantTellText(p.reasons);
   const e = p.evidence;
-  const base = `${e.visibleChars} chars · ${percent(e.imageCoverage)} image`;
-  return withRoute ? `${ROUTE_STYLE[p.route].label} · ${base}` : base;
+  const base = t('{0} chars · {1} image', e.visibleChars, percent(e.imageCoverage));
+  return withRoute ? `${routeLabel(p.route)} · ${base}` : base;
 }
 
 /** A page's evidence as plain text lines (tooltips, Problems). Strings from the PDF stay plain text. */
 export function pageEvidenceLines(p: PageReport): string[] {
   const e = p.evidence;
   const lines = [
-    `Page ${p.page}: ${ROUTE_STYLE[p.route].label} (${ROUTE_STYLE[p.route].meaning})`,
-    `reasons: ${p.reasons.join(', ') || '—'}`,
-    `visible chars: ${e.visibleChars}, invisible: ${e.invisibleChars}${e.hiddenUnderImage ? ` (${e.hiddenUnderImage} under an image)` : ''}`,
-    `text quality: ${percent(e.textQuality)}${e.badChars ? ` (${e.badChars} undecodable)` : ''}`,
-    `image coverage: ${percent(e.imageCoverage)} in ${e.imageCount} image${e.imageCount === 1 ? '' : 's'}`,
-    `vector ops: ${e.vectorOps}, operators: ${e.operators}`,
+    t('Page {0}: {1} ({2})', p.page, routeLabel(p.route), routeMeaning(p.route)),
+    t('reasons: {0}', p.reasons.join(', ') || '—'),
+    e.hiddenUnderImage
+      ? t('visible chars: {0}, invisible: {1} ({2} under an image)', e.visibleChars, e.invisibleChars, e.hiddenUnderImage)
+      : t('visible chars: {0}, invisible: {1}', e.visibleChars, e.invisibleChars),
+    e.badChars ? t('text quality: {0} ({1} undecodable)', percent(e.textQuality), e.badChars) : t('text quality: {0}', percent(e.textQuality)),
+    e.imageCount === 1
+      ? t('image coverage: {0} in 1 image', percent(e.imageCoverage))
+      : t('image coverage: {0} in {1} images', percent(e.imageCoverage), e.imageCount),
+    t('vector ops: {0}, operators: {1}', e.vectorOps, e.operators),
   ];
   if (e.fonts.length) {
-    const shown = e.fonts.slice(0, 8).map((f) => `${f.baseFont || f.name} (${f.subtype}, ${f.decoding}, ${f.chars} chars)`);
-    lines.push(`fonts: ${shown.join('; ')}${e.fonts.length > 8 ? `; +${e.fonts.length - 8} more` : ''}`);
+    const shown = e.fonts
+      .slice(0, 8)
+      .map((f) =>
+        t('{0} ({1}, {2}, {3} chars{4})', f.baseFont || f.name, f.subtype, f.decoding, f.chars, f.glyphless ? t(', OCR glyphless font') : ''),
+      );
+    lines.push(e.fonts.length > 8 ? t('fonts: {0}; +{1} more', shown.join('; '), e.fonts.length - 8) : t('fonts: {0}', shown.join('; ')));
   }
-  if (e.rotate) lines.push(`rotated ${e.rotate}°`);
-  for (const n of (p.notes ?? []).slice(0, 5)) lines.push(`note: ${n}`);
+  if (e.rotate) lines.push(t('rotated {0}°', e.rotate));
+  for (const n of (p.notes ?? []).slice(0, 5)) lines.push(t('note: {0}', n));
   return lines;
 }
 
@@ -89,14 +99,15 @@ export function pageEvidenceLines(p: PageReport): string[] {
 export function findingsOf(report: DocumentReport, trustOcrLayer: boolean): string[] {
   const out: string[] = [];
   if (report.error) out.push(`${report.error.reason}: ${report.error.message}`);
-  if (report.encryption.needsPassword && report.error?.reason !== 'password-required') out.push('password required');
+  if (report.encryption.needsPassword && report.error?.reason !== 'password-required') out.push(t('password required'));
   for (const h of report.metadata.hints) out.push(h.message);
   const c = report.routeCounts;
-  if (c.blank > 0) out.push(`${c.blank} blank page${c.blank === 1 ? '' : 's'}`);
-  if (c['ocr-layer'] > 0)
-    out.push(
-      `${c['ocr-layer']} page${c['ocr-layer'] === 1 ? '' : 's'} with an OCR text layer${trustOcrLayer ? '' : ' (not trusted: reported for OCR)'}`,
-    );
+  if (c.blank > 0) out.push(c.blank === 1 ? t('1 blank page') : t('{0} blank pages', c.blank));
+  if (c['ocr-layer'] > 0) {
+    const n = c['ocr-layer'];
+    const layer = n === 1 ? t('1 page with an OCR text layer') : t('{0} pages with an OCR text layer', n);
+    out.push(trustOcrLayer ? layer : t('{0} (not trusted: reported for OCR)', layer));
+  }
   for (const n of report.notes) out.push(n);
   return out;
 }
@@ -241,14 +252,73 @@ export function severityOf(route: PageRoute, trustOcrLayer: boolean): Severity |
   }
 }
 
-const ROUTE_PHRASE: Record<PageRoute, [string, string]> = {
-  ocr: ['needs OCR', 'need OCR'],
-  review: ['needs review', 'need review'],
-  'ocr-layer': ['has an OCR text layer', 'have an OCR text layer'],
-  unknown: ['could not be analysed', 'could not be analysed'],
-  blank: ['is blank', 'are blank'],
-  text: ['has text', 'have text'],
-};
+/** A Problems entry's sentence: "Page 4 needs OCR: image-only", "Pages 3–17 need OCR: …" (whole sentences, for translators). */
+function routePhrase(route: PageRoute | 'ocr-layer-untrusted', many: boolean, where: string, detail: string): string {
+  switch (route) {
+    case 'ocr':
+      return many ? t('Pages {0} need OCR: {1}', where, detail) : t('Page {0} needs OCR: {1}', where, detail);
+    case 'review':
+      return many ? t('Pages {0} need review: {1}', where, detail) : t('Page {0} needs review: {1}', where, detail);
+    case 'ocr-layer':
+      return many ? t('Pages {0} have an OCR text layer: {1}', where, detail) : t('Page {0} has an OCR text layer: {1}', where, detail);
+    case 'ocr-layer-untrusted':
+      return many
+        ? t('Pages {0} have only an OCR layer: re-OCR: {1}', where, detail)
+        : t('Page {0} has only an OCR layer: re-OCR: {1}', where, detail);
+    case 'unknown':
+      return many ? t('Pages {0} could not be analysed: {1}', where, detail) : t('Page {0} could not be analysed: {1}', where, detail);
+    case 'blank':
+      return many ? t('Pages {0} are blank: {1}', where, detail) : t('Page {0} is blank: {1}', where, detail);
+    case 'text':
+      return many ? t('Pages {0} have text: {1}', where, detail) : t('Page {0} has text: {1}', where, detail);
+  }
+}
+
+/** A route's label in the user's language ("OCR", "text"…): ROUTE_STYLE's English label is the key. */
+export function routeLabel(r: PageRoute): string {
+  switch (r) {
+    case 'ocr':
+      return t('OCR');
+    case 'review':
+      return t('review');
+    case 'ocr-layer':
+      return t('OCR layer');
+    case 'unknown':
+      return t('unknown');
+    case 'blank':
+      return t('blank');
+    case 'text':
+      return t('text');
+  }
+}
+
+/** What a route means, for tooltips, in the user's language. */
+export function routeMeaning(r: PageRoute): string {
+  switch (r) {
+    case 'ocr':
+      return t('no usable text layer: the page must go to OCR');
+    case 'review':
+      return t('borderline: little text over a large image');
+    case 'ocr-layer':
+      return t('a scan with an invisible OCR text layer');
+    case 'unknown':
+      return t('could not be analysed');
+    case 'blank':
+      return t('nothing meaningful painted');
+    case 'text':
+      return t('text can be read from the file');
+  }
+}
+
+/** A reason id in words, in the user's language (reasonWords gives the English). */
+export function reasonText(reason: string): string {
+  return reason === 'not-a-pdf' ? t('not a PDF') : t(reasonWords(reason));
+}
+
+/** "can't tell: password required", in the user's language. */
+export function cantTellText(reasons: readonly string[]): string {
+  return reasons.length ? t("can't tell: {0}", reasons.map(reasonText).join(', ')) : t("can't tell");
+}
 
 /**
  * Problems entries for one document. Consecutive pages with the same route and reasons merge into one entry
@@ -257,7 +327,7 @@ const ROUTE_PHRASE: Record<PageRoute, [string, string]> = {
 export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute>, trustOcrLayer: boolean): ProblemSpec[] {
   const out: ProblemSpec[] = [];
   if (report.error) {
-    out.push({ severity: 'warning', message: `Cannot analyse this PDF: ${report.error.message}`, code: report.error.reason, page: 0 });
+    out.push({ severity: 'warning', message: t('Cannot analyse this PDF: {0}', report.error.message), code: report.error.reason, page: 0 });
   }
   for (const h of report.metadata.hints) out.push({ severity: 'information', message: h.message, code: h.kind, page: 0 });
   const pages = report.pages;
@@ -271,12 +341,11 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
     const repeatsError = report.error && p.route === 'unknown' && p.reasons.length === 1 && p.reasons[0] === report.error.reason;
     if (severity && routes.has(p.route) && !repeatsError) {
       const many = j > i;
-      const where = many ? `Pages ${p.page}–${pages[j].page}` : `Page ${p.page}`;
-      const phrase =
-        !trustOcrLayer && p.route === 'ocr-layer' ? ['has only an OCR layer: re-OCR', 'have only an OCR layer: re-OCR'] : ROUTE_PHRASE[p.route];
+      const route = !trustOcrLayer && p.route === 'ocr-layer' ? 'ocr-layer-untrusted' : p.route;
       let detail = p.reasons.join(', ');
       if (!many && p.route !== 'unknown') detail += ` (${pageDescription(p)})`;
-      out.push({ severity, message: `${where} ${phrase[many ? 1 : 0]}: ${detail}`, code: p.route, page: p.page });
+      const message = many ? routePhrase(route, true, `${p.page}–${pages[j].page}`, detail) : routePhrase(route, false, String(p.page), detail);
+      out.push({ severity, message, code: p.route, page: p.page });
     }
     i = j + 1;
   }
@@ -307,32 +376,32 @@ export function metadataSections(report: DocumentReport, trustOcrLayer: boolean)
   const findings = findingsOf(report, trustOcrLayer).map((f) => ({ label: clip(f), value: '' }));
   const enc = report.encryption;
   const doc: MetaRow[] = [
-    { label: 'Verdict', value: verdictOf(report, trustOcrLayer).summary },
-    { label: 'Pages', value: String(report.pageCount) },
-    { label: 'PDF version', value: report.pdfVersion ?? 'unknown' },
+    { label: t('Verdict'), value: verdictOf(report, trustOcrLayer).summary },
+    { label: t('Pages'), value: String(report.pageCount) },
+    { label: t('PDF version'), value: report.pdfVersion ?? t('unknown') },
     {
-      label: 'Encryption',
+      label: t('Encryption'),
       value: enc.encrypted
         ? [
-            enc.method ?? 'unknown method',
+            enc.method ?? t('unknown method'),
             enc.revision !== undefined ? `R${enc.revision}` : '',
-            enc.needsPassword ? 'password required' : 'opened with the empty password',
+            enc.needsPassword ? t('password required') : t('opened with the empty password'),
           ]
             .filter(Boolean)
             .join(', ')
-        : 'none',
+        : t('none'),
     },
-    { label: 'Analysis time', value: `${Math.round(report.elapsedMs)} ms` },
+    { label: t('Analysis time'), value: t('{0} ms', Math.round(report.elapsedMs)) },
   ];
   const rows = (rec: Record<string, string>) =>
     Object.keys(rec)
       .sort()
       .map((k) => ({ label: clip(k), value: clip(rec[k]) }));
   const sections: MetaSection[] = [];
-  sections.push({ title: 'Findings', rows: findings });
-  sections.push({ title: 'Document', rows: doc });
-  sections.push({ title: 'Info dictionary', rows: rows(report.metadata.info) });
-  sections.push({ title: 'XMP', rows: rows(report.metadata.xmp) });
+  sections.push({ title: t('Findings'), rows: findings });
+  sections.push({ title: t('Document'), rows: doc });
+  sections.push({ title: t('Info dictionary'), rows: rows(report.metadata.info) });
+  sections.push({ title: t('XMP'), rows: rows(report.metadata.xmp) });
   return sections;
 }
 

@@ -104,7 +104,7 @@ export class PreviewManager implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       PREVIEW_PANEL,
-      `Pages: ${basename(uri.path)}`,
+      vscode.l10n.t('Pages: {0}', basename(uri.path)),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus },
       webviewOptions(this.extensionUri),
     );
@@ -150,7 +150,7 @@ export class PreviewManager implements vscode.Disposable {
     else if (how === 'previous') page = Math.max(1, at - 1);
     else {
       const ocr = entry ? verdictOf(entry.report, this.settings().trustOcrLayer).ocrPages : [];
-      if (ocr.length === 0) return { none: entry ? 'No page of this PDF needs OCR.' : 'Classify this PDF first.' };
+      if (ocr.length === 0) return { none: entry ? vscode.l10n.t('No page of this PDF needs OCR.') : vscode.l10n.t('Classify this PDF first.') };
       page = how === 'nextOcr' ? (ocr.find((n) => n > at) ?? ocr[0]) : ([...ocr].reverse().find((n) => n < at) ?? ocr[ocr.length - 1]);
     }
     p.scrollTo(page);
@@ -367,7 +367,11 @@ class PreviewPanel implements vscode.Disposable {
       if (stat.size > s.maxFileSizeBytes) {
         this.post({
           type: 'loadError',
-          message: `The file (${humanSize(stat.size)}) is larger than the ${humanSize(s.maxFileSizeBytes)} limit (pdfPageDiagnostics.maxFileSizeMB).`,
+          message: vscode.l10n.t(
+            'The file ({0}) is larger than the {1} limit (pdfPageDiagnostics.maxFileSizeMB).',
+            humanSize(stat.size),
+            humanSize(s.maxFileSizeBytes),
+          ),
         });
         return;
       }
@@ -381,7 +385,7 @@ class PreviewPanel implements vscode.Disposable {
       if (place) msg.place = place;
       this.post(msg);
     } catch (e) {
-      this.post({ type: 'loadError', message: `Cannot read the file: ${String(e).slice(0, 300)}` });
+      this.post({ type: 'loadError', message: vscode.l10n.t('Cannot read the file: {0}', String(e).slice(0, 300)) });
     } finally {
       this.loading = false;
     }
@@ -430,7 +434,7 @@ class PreviewPanel implements vscode.Disposable {
     if (!this.sent || this.sent.id !== id) return;
     const pending = this.manager.textLayerOf(this.uri);
     if (!pending) {
-      this.post({ type: 'textLayerStatus', report: id, status: 'unavailable', message: 'Classify this PDF first.' });
+      this.post({ type: 'textLayerStatus', report: id, status: 'unavailable', message: vscode.l10n.t('Classify this PDF first.') });
       return;
     }
     let done = false;
@@ -442,7 +446,12 @@ class PreviewPanel implements vscode.Disposable {
     clearTimeout(timer);
     if (!this.sent || this.sent.id !== id) return;
     if ('error' in r) {
-      this.post({ type: 'textLayerStatus', report: id, status: 'unavailable', message: `The text layer could not be read: ${r.error}` });
+      this.post({
+        type: 'textLayerStatus',
+        report: id,
+        status: 'unavailable',
+        message: vscode.l10n.t('The text layer could not be read: {0}', r.error),
+      });
       return;
     }
     this.post({ type: 'textLayerStatus', report: id, status: 'ready' });

@@ -35,9 +35,9 @@ export class PdfStatusBar implements vscode.Disposable {
     const trust = this.settings().trustOcrLayer;
     this.item.text = `$(file-pdf) ${statusText(entry?.report, trust)}`;
     this.item.tooltip = entry
-      ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\nClick to show in the Page Routes view`
-      : 'Click to classify this PDF';
-    this.item.command = { command: 'pdfPageDiagnostics.revealInTree', title: 'Show in Page Routes', arguments: [uri] };
+      ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\n${vscode.l10n.t('Click to show in the Page Routes view')}`
+      : vscode.l10n.t('Click to classify this PDF');
+    this.item.command = { command: 'pdfPageDiagnostics.revealInTree', title: vscode.l10n.t('Show in Page Routes'), arguments: [uri] };
     this.item.backgroundColor =
       entry && verdictOf(entry.report, trust).needsOcr ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();

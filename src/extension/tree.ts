@@ -11,6 +11,8 @@ import {
   groupChildren,
   pageDescription,
   pageEvidenceLines,
+  routeLabel,
+  routeMeaning,
   parentOf,
   ROUTE_STYLE,
   sortDocs,
@@ -118,7 +120,12 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         const r = entry.report;
         const v = verdictOf(r, trust);
         item.description = v.summary;
-        item.tooltip = [entry.label, v.summary, r.error ? '' : countsText(r.routeCounts), `analysed in ${Math.round(r.elapsedMs)} ms`]
+        item.tooltip = [
+          entry.label,
+          v.summary,
+          r.error ? '' : countsText(r.routeCounts),
+          vscode.l10n.t('analysed in {0} ms', Math.round(r.elapsedMs)),
+        ]
           .filter(Boolean)
           .join('\n');
         const color = r.error
@@ -136,12 +143,13 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         const count = entry?.report.routeCounts[node.route] ?? 0;
         const urgent = node.route === 'ocr' || node.route === 'review' || node.route === 'unknown';
         const item = new vscode.TreeItem(
-          `${style.label} (${count})`,
+          `${routeLabel(node.route)} (${count})`,
           urgent ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
         );
         item.id = node.id;
         item.contextValue = 'pdfRouteGroup';
-        item.tooltip = `${count} page${count === 1 ? '' : 's'}: ${style.meaning}`;
+        item.tooltip =
+          count === 1 ? vscode.l10n.t('1 page: {0}', routeMeaning(node.route)) : vscode.l10n.t('{0} pages: {1}', count, routeMeaning(node.route));
         item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
         return item;
       }
@@ -151,7 +159,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
             ? entry.report.pages[node.page - 1]
             : entry?.report.pages.find((x) => x.page === node.page);
         const style = ROUTE_STYLE[node.route];
-        const item = new vscode.TreeItem(`Page ${node.page}`, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(vscode.l10n.t('Page {0}', node.page), vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.contextValue = 'pdfPage';
         item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
@@ -160,7 +168,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
           // A plain string tooltip: font names come from the PDF and must not be read as markdown.
           item.tooltip = pageEvidenceLines(p).join('\n');
         }
-        item.command = { command: 'pdfPageDiagnostics.showPagePreview', title: 'Show Page Preview', arguments: [node] };
+        item.command = { command: 'pdfPageDiagnostics.showPagePreview', title: vscode.l10n.t('Show Page Preview'), arguments: [node] };
         return item;
       }
       case 'info': {
