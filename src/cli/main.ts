@@ -132,12 +132,13 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
     part = opened.writer;
     part.start();
   }
-  if (source && !args.quiet) {
+  if (shard && (source || part) && !args.quiet) {
     const resumed =
       part && part.priorLines > 0
         ? `; resuming ${part.priorLines} records${part.tornBytes ? ` (a torn last line of ${part.tornBytes} bytes dropped)` : ''}`
         : '';
-    io.stderr.write(`${PROGRAM}: shard ${source.shard.index}/${source.shard.count} from ${source.from}${resumed}\n`);
+    const from = source ? `from ${source.from}` : '(no shard given: the whole list)';
+    io.stderr.write(`${PROGRAM}: shard ${shard.index}/${shard.count} ${from}${resumed}\n`);
   }
   const listDigest = new ListDigest();
   const shardDigest = new ListDigest();
