@@ -2,6 +2,7 @@
  * The analyzer's entry points: bytes in, a DocumentReport out. Never throws; a file that can't be read becomes a
  * report with `error` and `unknown` pages.
  */
+import { anchorShapes } from './shapes';
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
@@ -26,6 +27,7 @@ export function emptyRouteCounts(): Record<PageRoute, number> {
 }
 
 export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): DocumentReport {
+  anchorShapes();
   const start = Date.now();
   const opts = resolveOptions(options);
   const budget = new Budget(start + opts.timeBudgetMs, opts.maxHeldBytes);

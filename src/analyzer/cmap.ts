@@ -287,7 +287,7 @@ function hexVal(c: number): number {
 }
 
 /** A forward-only tokenizer over a CMap's bytes. Strings land in a reused scratch buffer. */
-class Lexer {
+export class CMapLexer {
   pos = 0;
   start = 0;
   end = 0;
@@ -494,7 +494,7 @@ function singleTarget(str: Uint8Array, len: number, offset: number): number {
  * not be read is left out.
  */
 export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
-  const lx = new Lexer(data, budget);
+  const lx = new CMapLexer(data, budget);
   const out: ParsedCMap = { codespace: [], wmode: 0, unicode: null, cids: null, truncated: false };
   let uni = null as UnicodeMap | null;
   const cidLo: number[] = [];

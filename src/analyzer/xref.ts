@@ -413,17 +413,14 @@ export class XRef implements Resolver {
     const buf = this.bytes;
     const stop = Math.min(buf.length, p + 40);
     let i = p;
-    const digits = (): boolean => {
+    // digits, white, digits, white, "obj" — written out: closures made on every call cost more than the look
+    for (let part = 0; part < 4; part++) {
       const s = i;
-      while (i < stop && buf[i] >= 48 && buf[i] <= 57) i++;
-      return i > s;
-    };
-    const white = (): boolean => {
-      const s = i;
-      while (i < stop && isWhite(buf[i])) i++;
-      return i > s;
-    };
-    return digits() && white() && digits() && white() && i + 3 <= stop && buf[i] === 111 && buf[i + 1] === 98 && buf[i + 2] === 106;
+      if (part % 2 === 0) while (i < stop && buf[i] >= 48 && buf[i] <= 57) i++;
+      else while (i < stop && isWhite(buf[i])) i++;
+      if (i === s) return false;
+    }
+    return i + 3 <= stop && buf[i] === 111 && buf[i + 1] === 98 && buf[i + 2] === 106;
   }
 
   /**

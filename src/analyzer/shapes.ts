@@ -1,0 +1,82 @@
+/**
+ * Keeps one tiny document's objects alive for as long as the analyzer is loaded, so that the hidden classes V8 made
+ * for the analyzer's own objects (XRef, PdfDict, Ref, fonts, the font cache, the budget) outlive every document.
+ *
+ * Why: V8's optimised code holds the hidden classes ("maps") of the objects it was optimised for weakly. Between two
+ * documents nothing of the analyzer is alive, so a full garbage collection there collects those maps and throws away
+ * every function optimised for them ("deoptimizing … reason: weak objects"); the next document runs in the
+ * interpreter until they are optimised again. With a full collection before each of 295 small corpus files (as the
+ * benchmark does between files) that was 1,391 such deoptimisations (`node --trace-deopt`), and a per-document time
+ * several times the steady one. A long-lived worker meets the same after every full collection between documents.
+ * Holding one instance of each class keeps its maps; the cost is this document's few kilobytes.
+ */
+import { Budget } from './budget';
+import { CMapLexer } from './cmap';
+import { ScanContext, scanPage } from './content';
+import { openDocument } from './document';
+import { Lexer } from './lexer';
+import { resolveOptions } from './options';
+import { Parser } from './parser';
+
+/** One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, text shown in both. */
+function tinyPdf(): Uint8Array {
+  const content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <00410042> Tj ET\n';
+  const cmap =
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0041> <0042> <0061> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}endstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [278 278] >>',
+    '<< /Type /Font /Subtype /Type0 /BaseFont /Shape /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>',
+    '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shape /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /W [65 [500 600]] >>',
+    `<< /Length ${cmap.length} >>\nstream\n${cmap}endstream`,
+  ];
+  let s = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(s.length);
+    s += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  let x = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) x += `${String(o).padStart(10, '0')} 00000 n \n`;
+  s += `${x}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${s.length}\n%%EOF\n`;
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+let anchors: unknown[] | undefined;
+/** what the anchoring read, for the tests: a broken tiny document would anchor nothing of the font code */
+let summary: { pages: number; visibleChars: number; fonts: string[]; faults: string[] } | undefined;
+
+/** Makes the anchors once (on the first analysis, not on import). Best effort: a failure here changes no result. */
+export function anchorShapes(): void {
+  if (anchors) return;
+  anchors = [];
+  try {
+    const bytes = tinyPdf();
+    const options = resolveOptions();
+    const budget = Budget.unbounded();
+    const doc = openDocument(bytes, options, budget);
+    const ctx = new ScanContext(doc.xref, options, budget);
+    const scans = doc.pages.map((p) => scanPage(p, ctx));
+    summary = {
+      pages: doc.pages.length,
+      visibleChars: scans.reduce((n, sc) => n + sc.visibleChars, 0),
+      fonts: scans.flatMap((sc) => sc.fonts.map((f) => `${f.baseFont}:${f.decoding}`)),
+      faults: scans.flatMap((sc) => sc.faults),
+    };
+    const lexer = new Lexer(bytes);
+    // the CMap tokenizer lives only while a CMap is read: one of its own, over the CMap above
+    anchors.push(doc, ctx, scans, lexer, new Parser(lexer), new CMapLexer(bytes, budget));
+  } catch {
+    // the anchors only keep maps alive; without them the analysis is the same, only slower after a full GC
+  }
+}
+
+/** For the tests: how many objects are held, and what the tiny document gave. */
+export function anchored(): { held: number; summary: typeof summary } {
+  return { held: anchors?.length ?? 0, summary };
+}

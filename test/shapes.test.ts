@@ -1,0 +1,21 @@
+// The shape anchors (src/analyzer/shapes.ts): made once, on the first analysis, from a tiny document that really goes
+// through the xref, both font kinds, a ToUnicode CMap and the content interpreter — so their classes' maps are held.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzePdfSync } from '../src/analyzer/analyze';
+import { anchored } from '../src/analyzer/shapes';
+
+test('the first analysis anchors a tiny document read without a fault, through both font kinds', () => {
+  analyzePdfSync(new Uint8Array(0));
+  const a = anchored();
+  assert.equal(a.held, 6);
+  assert.ok(a.summary);
+  assert.equal(a.summary.pages, 1);
+  assert.deepEqual(a.summary.faults, []);
+  // (shape) in Helvetica and two CIDs mapped by the ToUnicode CMap
+  assert.equal(a.summary.visibleChars, 7);
+  assert.deepEqual(a.summary.fonts.sort(), ['Helvetica:encoding', 'Shape:tounicode']);
+  // a second analysis makes no new anchors
+  analyzePdfSync(new Uint8Array(0));
+  assert.equal(anchored().held, 6);
+});
