@@ -249,16 +249,27 @@ await step('classify all shows progress and reaches every PDF', page, async () =
       .innerText()
       .catch(() => '')
   ).replace(/\s+/g, ' ');
-  check(/Classifying 7 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
+  check(/Classifying 10 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
   await waitFor(
     async () => {
       const rows = await treeRows();
-      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf'].every((n) => rows.some((r) => r.startsWith(n)));
+      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf', 'tesseract.pdf', 'docs/summary.pdf', 'more/summary.pdf'].every((n) =>
+        rows.some((r) => r.startsWith(n)),
+      );
     },
     'every PDF in the tree',
     90_000,
   );
   check(true, 'classify all reached every PDF (text.pdf and truncated.pdf, never selected before, are in the tree)');
+  // same-named files: each row names the shortest path suffix that tells it apart, as VS Code's tabs do
+  const rows = await treeRows();
+  const reports = rows.filter((r) => /summary\.pdf/.test(r));
+  check(
+    reports.some((r) => r.startsWith('docs/summary.pdf')) &&
+      reports.some((r) => r.startsWith('more/summary.pdf')) &&
+      !rows.some((r) => /^summary\.pdf/.test(r)),
+    `same-named files are told apart in the tree: ${reports.join(' | ')}`,
+  );
 });
 
 // 5. the metadata panel for the selected document
@@ -278,30 +289,35 @@ await step('metadata panel shows producer and OCR hint', page, async () => {
 });
 await page.screenshot({ path: path.join(SHOTS, 'metadata-light.png') });
 
-// 6. clicking a page opens the page webview: a rendered canvas and the image box over the scan
-await step('page webview renders the page and draws image boxes', page, async () => {
-  // Expand scan.pdf (and its OCR group) until its "Page 1" row shows; rows are read in DOM order, as nth() counts.
+/** Expands a document in the tree (and its first group) until a page row shows under it, and clicks that row. */
+async function openPageRow(name) {
+  // rows are read in DOM order, as nth() counts
   const index = await waitFor(
     async () => {
       const rows = await treeRows();
-      const at = rows.findIndex((r) => r.startsWith('scan.pdf'));
+      const at = rows.findIndex((r) => r.startsWith(name));
       if (at < 0) return 0;
       let next = rows.findIndex((r, i) => i > at && /\.pdf/.test(r));
       if (next < 0) next = rows.length;
-      const pg = rows.findIndex((r, i) => i > at && i < next && /^Page 1\b/.test(r));
+      const pg = rows.findIndex((r, i) => i > at && i < next && /^Page \d+\b/.test(r));
       if (pg > at) return pg + 1;
       const collapsedRow = next === at + 1 ? at : at + 1; // the document itself, or its first group
       await routesView().locator('.monaco-list-row').nth(collapsedRow).click();
       await page.keyboard.press('ArrowRight');
       return 0;
     },
-    'the page row under scan.pdf',
+    `the page row under ${name}`,
     20_000,
   );
   await routesView()
     .locator('.monaco-list-row')
     .nth(index - 1)
     .click();
+}
+
+// 6. clicking a page opens the page webview: a rendered canvas and the image box over the scan
+await step('page webview renders the page and draws image boxes', page, async () => {
+  await openPageRow('scan.pdf');
   const inner = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   await inner.locator('canvas.canvas').first().waitFor({ timeout: 60_000 });
   const nonBlank = await waitFor(
@@ -362,6 +378,140 @@ await step('dark theme screenshots', page, async () => {
   await runCommand(page, 'View: Focus Problems');
   await page.locator('.markers-panel .monaco-list-row', { hasText: 'mixed.pdf' }).first().waitFor({ timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, 'problems-dark.png') });
+});
+
+// 10b. the evidence made visible: the text layer over an OCR'd scan, and the fonts table, in dark and light themes
+const setTheme = async (name, cls) => {
+  await runCommand(page, 'Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) })
+    .first()
+    .click({ timeout: 15_000 });
+  await webviewFrame().locator(`body.${cls}`).waitFor({ timeout: 15_000 });
+};
+await step('the text-layer toggle draws boxes on an OCR scan; the fonts table lists GlyphLessFont', page, async () => {
+  await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  // the preview gets the room: the Problems panel, opened by an earlier step, is closed for the pictures
+  if (await page.locator('.part.panel').isVisible())
+    await runCommand(page, 'View: Hide Panel', 15_000).catch(() => runCommand(page, 'View: Close Panel', 15_000).catch(() => {}));
+  await openPageRow('tesseract.pdf');
+  await waitFor(async () => /Pages: tesseract\.pdf/.test(await activeTab()), 'the preview of tesseract.pdf', 30_000);
+  const w = webviewFrame();
+  await w.locator('canvas.canvas').first().waitFor({ timeout: 60_000 });
+  await w.locator('.page-input').fill('1');
+  await w.locator('.page-input').press('Enter');
+  const body = () => w.locator('body').evaluate((b) => ({ text: b.classList.contains('show-text'), fonts: b.classList.contains('show-fonts') }));
+  // the keybinding, as a keyboard user would: Alt+T while the preview has focus
+  await w.locator('main.pages').focus();
+  const before = await body();
+  if (before.text) await w.locator('button.text-toggle').click(); // a restored state had it on: start from off
+  await page.keyboard.press('Alt+T');
+  await waitFor(async () => (await body()).text, 'the text layer on after Alt+T', 15_000);
+  const page1 = w.locator('.page[data-page="1"] .text-overlay .run');
+  const runs = await waitFor(async () => (await page1.count()) || 0, 'glyph-run boxes on page 1', 60_000);
+  const invisible = await w.locator('.page[data-page="1"] .text-overlay .run.vis-invisible').count();
+  check(
+    runs === 67 && invisible === 67,
+    `Alt+T draws the text layer: ${runs} boxes on page 1 of the OCR'd scan, ${invisible} of them invisible text`,
+  );
+  // the boxes sit on the words of the scan: the first box lies inside the page, in its top part
+  const geo = await w.locator('.page[data-page="1"]').evaluate((pg) => {
+    const s = pg.querySelector('.surface').getBoundingClientRect();
+    const b = pg.querySelector('.text-overlay .run').getBoundingClientRect();
+    return { x: (b.left - s.left) / s.width, y: (b.top - s.top) / s.height, w: b.width / s.width };
+  });
+  check(
+    Math.abs(geo.x - 72 / 612) < 0.01 && Math.abs(geo.y - (792 - 709.6) / 792) < 0.01 && geo.w > 0.05,
+    `the first box sits where the word is on the page (x ${geo.x.toFixed(3)}, y ${geo.y.toFixed(3)} of the page)`,
+  );
+  await w.locator('.page[data-page="1"] .text-overlay .run').first().hover();
+  const tip = await waitFor(
+    async () =>
+      (await w
+        .locator('.run-tip:not([hidden]) .tip-text')
+        .innerText({ timeout: 1000 })
+        .catch(() => '')) || '',
+    'the popover',
+    15_000,
+  );
+  check(tip === 'Scanned', `hovering a box shows its decoded string: "${tip}"`);
+  // keyboard: the page's runs are one tab stop, arrows move between them and the popover follows
+  await w.locator('.page[data-page="1"] .text-overlay .run').first().focus();
+  await page.keyboard.press('ArrowRight');
+  const tip2 = await waitFor(
+    async () =>
+      (await w
+        .locator('.run-tip:not([hidden]) .tip-text')
+        .innerText({ timeout: 1000 })
+        .catch(() => '')) || '',
+    'the popover after ArrowRight',
+    15_000,
+  );
+  check(tip2 === 'documents', `ArrowRight moves to the next box and shows its string: "${tip2}"`);
+  await page.screenshot({ path: path.join(SHOTS, 'text-layer-dark.png') });
+  // the fonts table: Shift+Alt+T
+  await w.locator('main.pages').focus();
+  await page.keyboard.press('Shift+Alt+T');
+  await waitFor(async () => (await body()).fonts, 'the fonts table on after Shift+Alt+T', 15_000);
+  const row = w.locator('.page[data-page="1"] .fonts-table tbody tr').first();
+  await row.waitFor({ timeout: 15_000 });
+  const cells = await row.locator('td').allInnerTexts();
+  check(
+    /GlyphLessFont/.test(cells[0]) &&
+      cells[1] === 'Type0' &&
+      cells[2] === 'yes' &&
+      cells[3] === 'yes' &&
+      cells[7] === 'GlyphLessFont' &&
+      cells[6] === '347 of 347',
+    `the fonts table lists the glyphless OCR font: ${cells.join(' | ')}`,
+  );
+  // page 2: visible, hidden and invisible text, and two fonts
+  await w.locator('.page-input').fill('2');
+  await w.locator('.page-input').press('Enter');
+  const kinds = await waitFor(
+    async () => {
+      const k = await w
+        .locator('.page[data-page="2"] .text-overlay .run')
+        .evaluateAll((els) => [...new Set(els.map((e) => [...e.classList].find((c) => c.startsWith('vis-'))))].sort());
+      return k.length === 3 && k;
+    },
+    'the three kinds of boxes on page 2',
+    30_000,
+  ).catch(() => []);
+  check(
+    kinds.join() === 'vis-hidden,vis-invisible,vis-visible',
+    `page 2 shows visible, invisible and hidden text in their colours: ${kinds.join(', ')}`,
+  );
+  const fonts2 = await w.locator('.page[data-page="2"] .fonts-table tbody tr td:first-child').allInnerTexts();
+  check(fonts2.length === 2, `page 2's fonts table has its two fonts: ${fonts2.join(' | ')}`);
+  // the page and its table in one picture: 50 %, the table scrolled into view
+  const showTable = async () => {
+    await w.locator('select.zoom').selectOption('0.5');
+    await w.locator('.page[data-page="2"] .fonts-table').scrollIntoViewIfNeeded();
+    await sleep(500);
+  };
+  await showTable();
+  await page.screenshot({ path: path.join(SHOTS, 'fonts-dark.png') });
+  await w.locator('select.zoom').selectOption('0');
+  await setTheme('Light Modern', 'vscode-light');
+  await w.locator('.page-input').fill('1');
+  await w.locator('.page-input').press('Enter');
+  await w.locator('.page[data-page="1"] .text-overlay .run').first().hover();
+  await w.locator('.run-tip:not([hidden])').waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: path.join(SHOTS, 'text-layer-light.png') });
+  await w.locator('.page-input').fill('2');
+  await w.locator('.page-input').press('Enter');
+  await w.locator('.page[data-page="2"] .fonts-table').waitFor({ timeout: 15_000 });
+  await page.mouse.move(0, 0);
+  await showTable();
+  await page.screenshot({ path: path.join(SHOTS, 'fonts-light.png') });
+  await w.locator('select.zoom').selectOption('0');
+  await setTheme('Dark Modern', 'vscode-dark');
+  // off again, so later previews start as a new user sees them
+  await w.locator('button.text-toggle').click();
+  await w.locator('button.fonts-toggle').click();
 });
 
 // Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
@@ -495,12 +645,12 @@ await step('classify all can be cancelled', page, async () => {
   const progressText = await waitFor(
     async () => {
       const t = (await toast.innerText()).replace(/\s+/g, ' ');
-      return /\d+\/13 ·/.test(t) && t;
+      return /\d+\/16 ·/.test(t) && t;
     },
     'a file count in the progress notification',
     30_000,
   );
-  check(/Classifying 13 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
+  check(/Classifying 16 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
   const bar = await toast
     .locator('.monaco-progress-container')
     .first()
@@ -566,7 +716,7 @@ await step('results are back after a window reload, without analysis', page, asy
     30_000,
   );
   const restoredLine = /restored (\d+) stored result.*/.exec(log.text);
-  check(Number(restoredLine?.[1]) >= 7, `the results came from storage: "${restoredLine?.[0]}"`);
+  check(Number(restoredLine?.[1]) >= 10, `the results came from storage: "${restoredLine?.[0]}"`);
   check(
     !/^.*analysed .* in \d+ ms$/m.test(log.text),
     `no file was analysed again after the reload${/analysed .* in \d+ ms/.test(log.text) ? ': ' + /analysed .* in \d+ ms/.exec(log.text)[0] : ''}`,
@@ -586,6 +736,10 @@ const shots = [
   'webview-dark',
   'problems-to-page-dark',
   'reload-dark',
+  'text-layer-dark',
+  'text-layer-light',
+  'fonts-dark',
+  'fonts-light',
 ];
 const stale = shots.filter((n) => !fs.existsSync(path.join(SHOTS, `${n}.png`)) || fs.statSync(path.join(SHOTS, `${n}.png`)).mtimeMs < t0);
 check(stale.length === 0, `screenshots written by this run (light and dark): ${stale.length ? 'missing ' + stale.join(', ') : shots.join(', ')}`);

@@ -1,5 +1,6 @@
 // Lays out the e2e workspace from the project's own fixtures: a text file, a scan, a mixed file with a scanned last
-// page, an OCR'd scan whose Producer names an OCR engine, a password-protected file and a damaged one.
+// page, an OCR'd scan whose Producer names an OCR engine, a Tesseract-style OCR'd scan, two same-named files, a
+// password-protected file and a damaged one.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,12 @@ export function makeWorkspace(ws) {
   copy('06-enc-user-password.pdf', 'docs/more/locked.pdf');
   copy('21-not-a-pdf.pdf', 'docs/more/damaged.pdf');
   copy('04-truncated.pdf', 'docs/more/truncated.pdf');
+  // an OCR'd scan as Tesseract writes it (GlyphLessFont in 3 Tr over the words of a page image), for the text-layer
+  // overlay and the fonts table
+  copy('26-tesseract-ocr.pdf', 'docs/tesseract.pdf');
+  // two files of the same name in different folders: the tree tells them apart by their path
+  copy('01-text.pdf', 'docs/summary.pdf');
+  copy('01-text.pdf', 'docs/more/summary.pdf');
   fs.writeFileSync(
     path.join(ws, 'docs', 'ocr-layer.pdf'),
     withProducer(fs.readFileSync(path.join(FX, '13-ocr-layer.pdf')), 'OCRmyPDF 16.0 / Tesseract OCR-PDF 5.3.0'),
