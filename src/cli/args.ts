@@ -58,13 +58,17 @@ options:
                           column with -p, the pages to re-OCR per file and in the summary); it decodes each scan
                           image, so it costs time: off by default
       --text-layer        with --json: each page's text layer (glyph runs with boxes, reading-order text)
+  -q, --quiet             no progress and no summary on standard error
+  -h, --help              this help
+  -V, --version           the program's and the analyzer's versions
+  --                      everything after is a path
 
 sharded runs (one task of a batch engine's array; see 'merge'):
       --shard I/N         take only the inputs of shard I of N (0-based). A file's shard is a stable hash of its
                           path (FNV-1a of the UTF-8 bytes, MurmurHash3 finish, mod N), not its position: every task
                           may enumerate the list in its own order (find on another node, a regenerated list) and each
                           file still falls in exactly one shard; a path listed twice lands twice in the same one.
-                          Shards differ in size by about the square root of N's share.
+                          Shard sizes vary by about the square root of the files per shard.
       --shard-count N     the number of shards when the index comes from the environment (below)
       --out DIR           write this shard's records to DIR/part-<I>-of-<N>.jsonl instead of standard output:
                           appended and flushed as each file is done to part-….jsonl.partial, renamed once the shard is
@@ -72,7 +76,7 @@ sharded runs (one task of a batch engine's array; see 'merge'):
                           options hash, list digest). Every input gets a record, unreadable ones with 'error'.
       --resume            with --out: keep the records an interrupted run of this shard left (its torn last line is
                           dropped) for the files whose size and sha256 are unchanged and whose analyzer and options
-                          hash are this run's; analyse only the rest. Each kept file is read once more to hash it
+                          hash are this run's; analyse only the rest. Each kept file is read once more to hash it.
       --fast-resume       --resume comparing size and modification time instead of content (kept if modified at
                           least 2 s before the shard first started): a stat per file instead of a read, but it trusts
                           mtimes, so a same-size replacement with an old mtime (cp -p, rsync -t, clock skew between
@@ -88,10 +92,6 @@ sharded runs (one task of a batch engine's array; see 'merge'):
   An index at or above the count, a missing count or an unusable value is a usage error, never a full run.
   --shard 0/1 runs everything whatever the environment says. The shard used is named on standard error.
   \${SHARD_ENV}
-  -q, --quiet             no progress and no summary on standard error
-  -h, --help              this help
-  -V, --version           the program's and the analyzer's versions
-  --                      everything after is a path
 
 Progress goes to standard error, only when it is a terminal. In table mode a summary closes the run on standard error.
 
