@@ -29,6 +29,7 @@ import {
 } from '../src/shared/protocol';
 import { percent, ROUTE_STYLE } from '../src/shared/routes';
 import { append, clear, h, icon } from './dom';
+import { placeLabels } from './labels';
 import { PAD_TOP, PageLayout, ScrollMap, type Size } from './layout';
 
 interface VsCodeApi {
@@ -553,6 +554,7 @@ function drawOverlay(s: Slot): void {
   if (fonts) s.evidence.append(fontsTable(s.n, o));
   if (!s.page) return;
   const viewport = s.page.getViewport({ scale });
+  const placed: LabelBox[] = [];
   for (const b of o.imageBoxes) {
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(b.rect) as number[]; // pdf.js types it any[]
     const box = h(
@@ -569,7 +571,9 @@ function drawOverlay(s: Slot): void {
     box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
     box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
     s.overlay.append(box);
+    placed.push({ box, label: box.firstChild as HTMLElement, x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) });
   }
+  placeBoxLabels(placed);
 }
 
 const yesNo = (v: boolean | undefined): string => (v === undefined ? '—' : v ? 'yes' : 'no');
@@ -779,6 +783,29 @@ function showTextInfo(): void {
     const drawn = l.runs.length < l.runCount ? ` (the first ${l.runs.length} drawn)` : '';
     append(textInfo, `page ${current}: ${l.runCount} text run${l.runCount === 1 ? '' : 's'}${drawn}`);
   }
+}
+
+interface LabelBox {
+  box: HTMLElement;
+  label: HTMLElement;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const LABEL_H = 16;
+
+/** Puts each image box's label where no other label is (labels.ts); one with no free place shows on hover. */
+function placeBoxLabels(boxes: LabelBox[]): void {
+  const offsets = placeLabels(
+    boxes.map((b) => ({ x: b.x, y: b.y, w: b.w, h: b.h, labelW: (b.label.textContent?.length ?? 0) * 6.5 + 8 })),
+    LABEL_H,
+  );
+  boxes.forEach((b, i) => {
+    const dy = offsets[i];
+    b.label.classList.toggle('label-hidden', dy === null);
+    if (dy !== null) b.label.style.top = `${dy}px`;
+  });
 }
 
 function boxTitle(b: PageOverlay['imageBoxes'][number]): string {
@@ -1009,6 +1036,8 @@ function showReport(): void {
   clear(findings);
   if (head) {
     verdict.textContent = head.verdict;
+    // the toolbar cuts a long verdict: the tooltip has all of it
+    verdict.setAttribute('title', head.verdict);
     const ul = h('ul');
     for (const f of head.findings) ul.append(h('li', null, f));
     append(findings, h('summary', null, `Findings (${head.findings.length})`), head.findings.length ? ul : h('p', null, 'none'));
@@ -1047,6 +1076,7 @@ async function load(m: Extract<HostMessage, { type: 'load' }>): Promise<void> {
   const gen = ++loadGeneration;
   await closeDocument();
   fileName.textContent = m.fileName;
+  fileName.setAttribute('title', m.fileName);
   document.title = m.fileName;
   head = m.report;
   classifying = false;

@@ -308,7 +308,11 @@ class PreviewPanel implements vscode.Disposable {
       },
       makeNonce(),
     );
-    panel.iconPath = vscode.Uri.joinPath(manager.extensionUri, 'media', 'routes.svg');
+    // a dark stroke for light (and high-contrast light) themes, a light one for dark ones: one colour vanishes in the other
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(manager.extensionUri, 'media', 'routes-light.svg'),
+      dark: vscode.Uri.joinPath(manager.extensionUri, 'media', 'routes.svg'),
+    };
     this.subs.push(webview.onDidReceiveMessage((m) => this.onMessage(m)));
     if (!manager.store.get(this.key)) void this.classify();
   }
