@@ -74,6 +74,9 @@ sharded runs (one task of a batch engine's array; see 'merge'):
                           appended and flushed as each file is done to part-….jsonl.partial, renamed once the shard is
                           complete (after fsync), then a done marker part-….done.json (records, bytes, analyzer and
                           options hash, list digest). Every input gets a record, unreadable ones with 'error'.
+                          With --shard or --out, --files-from entries are files taken as given (no stat per entry,
+                          no directory expansion: a directory there gets an error record), as each task reads the
+                          whole list
       --resume            with --out: keep the records an interrupted run of this shard left (its torn last line is
                           dropped) for the files whose size and sha256 are unchanged and whose analyzer and options
                           hash are this run's; analyse only the rest. Each kept file is read once more to hash it.

@@ -22,7 +22,19 @@ export type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: 
 /** Path-list entries longer than this end the list (a list fed from /dev/zero must not fill the memory). */
 const MAX_LIST_ENTRY = 64 * 1024;
 
-export async function* inputItems(paths: readonly string[], filesFrom: string | undefined, nul: boolean, stdin: Readable): AsyncGenerator<InputItem> {
+/**
+ * `listAsGiven`: take --files-from entries as file paths without a stat (sharded runs and --out: each of N tasks reads the whole
+ * list, and a stat per entry would be N × the list in metadata calls on shared storage; the worker's read still
+ * reports a missing path or a directory as that entry's error record).
+ */
+export async function* inputItems(
+  paths: readonly string[],
+  filesFrom: string | undefined,
+  nul: boolean,
+  stdin: Readable,
+  listAsGiven = false,
+): AsyncGenerator<InputItem> {
+  const entryItems = (p: string): AsyncGenerator<InputItem> | InputItem[] => (listAsGiven && p !== '-' ? [{ kind: 'file', path: p }] : expand(p));
   for (const p of paths) yield* expand(p);
   if (filesFrom === undefined) return;
   let source: AsyncIterable<Buffer | string>;
@@ -54,9 +66,9 @@ export async function* inputItems(paths: readonly string[], filesFrom: string | 
       pending = pending.length ? Buffer.concat([pending, Buffer.from(chunk)]) : Buffer.from(chunk);
       let start = 0;
       for (let i = pending.indexOf(sep); i >= 0; i = pending.indexOf(sep, start)) {
-        const entry = decodeEntry(pending.subarray(start, i), nul);
+        const item = decodeEntry(pending.subarray(start, i), nul);
         start = i + 1;
-        if (entry) yield* expand(entry);
+        if (item) yield* entryItems(item);
       }
       pending = pending.subarray(start);
       if (pending.length > MAX_LIST_ENTRY) {
@@ -74,7 +86,7 @@ export async function* inputItems(paths: readonly string[], filesFrom: string | 
     return;
   }
   const last = decodeEntry(pending, nul);
-  if (last) yield* expand(last);
+  if (last) yield* entryItems(last);
 }
 
 function decodeEntry(b: Buffer, nul: boolean): string {

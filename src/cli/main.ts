@@ -208,7 +208,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
 
   const reader = (async () => {
     try {
-      for await (const item of inputItems(args.paths, args.filesFrom, args.nul, io.stdin)) {
+      for await (const item of inputItems(args.paths, args.filesFrom, args.nul, io.stdin, part !== undefined || source !== undefined)) {
         if (out.closed) break;
         if (item.kind === 'notice') {
           say(item.message);

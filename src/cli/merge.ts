@@ -325,7 +325,7 @@ export async function merge(args: MergeArgs, io: MergeIO, program: string): Prom
       return 2;
     }
     list = new Map();
-    for await (const item of inputItems([], args.filesFrom, args.nul, io.stdin)) {
+    for await (const item of inputItems([], args.filesFrom, args.nul, io.stdin, true)) {
       if (item.kind === 'file' || item.kind === 'error') {
         if (item.kind === 'error' && item.path === args.filesFrom) {
           say(item.message);
