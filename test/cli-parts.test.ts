@@ -375,3 +375,24 @@ test('merge: usage errors exit 2 (no DIR, a DIR that is not there, a list that i
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /Try 'pdf-page-diagnostics merge --help'/);
 });
+
+test('merge -o on a device writes in place and never renames over it', { timeout: 30_000 }, async () => {
+  const c = corpus();
+  await fullRun(c, 1);
+  const fifo = join(c.dir, 'fifo');
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [fifo]);
+  const { createReadStream } = await import('node:fs');
+  const chunks: Buffer[] = [];
+  const reader = new Promise<void>((res) =>
+    createReadStream(fifo)
+      .on('data', (b) => chunks.push(b as Buffer))
+      .on('end', res),
+  );
+  const m = await run(['merge', c.out, '-o', fifo, '-q']);
+  await reader;
+  assert.equal(m.code, 0, m.stderr);
+  assert.equal(Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean).length, c.files.length);
+  const { statSync } = await import('node:fs');
+  assert.ok(statSync(fifo).isFIFO(), 'still a FIFO');
+});

@@ -18,13 +18,15 @@ commands:
 export const MERGE_USAGE = `usage: ${PROGRAM} merge DIR [OPTIONS]
 
 Checks the parts that sharded runs wrote with 'classify --out DIR' and joins them into one output: the records on
-standard output (or -o FILE), a summary on standard error. Records come shard by shard, in input order within a shard.
+standard output (or -o FILE), a summary on standard error. Records come shard by shard, each part in the order its
+task wrote them: input order, except that files a resumed task had to redo come after the records it kept.
 
 The check: every shard 0…N−1 has its part and done marker; each part has the records, bytes, analyzer and options
 its marker names; every record sits in the shard its path hashes to; and the shards' list digests (count and hash
 of the paths, which each task computed over the whole list) add up to the list's: every input exactly once, none
 missing, none twice. With --files-from the parts are also checked against that list, and missing or extra paths are
-named. Nothing is written when the check fails (-o FILE is written to FILE.tmp and renamed only after it passes).
+named. Nothing is written when the check fails (-o FILE is written to FILE.tmp-<pid> and renamed once complete;
+a device or FIFO given as FILE is written in place).
 
 options:
   -o, --output FILE       write the records to FILE instead of standard output

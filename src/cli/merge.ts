@@ -347,7 +347,13 @@ export async function merge(args: MergeArgs, io: MergeIO, program: string): Prom
     return 1;
   }
   try {
-    if (args.output !== undefined) {
+    const target = args.output !== undefined ? fs.statSync(args.output, { throwIfNoEntry: false }) : undefined;
+    if (args.output !== undefined && target && !target.isFile()) {
+      // a device or a FIFO (-o /dev/null, -o >(gzip …)): written in place, never renamed over
+      const stream = fs.createWriteStream(args.output, { flags: 'a' });
+      await writeMerged(check.parts, stream, args.csv);
+      await new Promise<void>((res, rej) => stream.end((e?: Error | null) => (e ? rej(e) : res())));
+    } else if (args.output !== undefined) {
       const tmp = `${args.output}.tmp-${process.pid}`;
       const fd = fs.openSync(tmp, 'w', 0o644);
       const stream = fs.createWriteStream('', { fd, autoClose: false });
