@@ -2,7 +2,7 @@
 // Speed benchmark: our analyzer against the floor (the least work any structural classifier must do), a
 // straightforward pdf.js classifier and MuPDF.js, on every PDF of the shared corpus. See bench/README-figures.md.
 //
-//   node --expose-gc bench/run.mjs [--quick] [--limit N] [--files a,b] [--only ours,floor,pdfjs,mupdf] [--reps N]
+//   node --expose-gc bench/run.mjs [--quick] [--limit N] [--files a,b] [--only ours,floor,pdfjs,mupdf,ours-lq] [--reps N]
 //        [--timeout S] [--json out.json] [--mem ours,floor | --no-mem] [--corpus DIR]
 //
 // Each contender runs in its own child process (bench/child.mjs) that reads a file into memory, runs once as a
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
-import { ALL_CONTENDERS, ROOT } from './contenders.mjs';
+import { ALL_CONTENDERS, DEFAULT_CONTENDERS, ROOT } from './contenders.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -25,7 +25,7 @@ function parseArgs(argv) {
     quick: false,
     limit: 0,
     files: null,
-    only: ALL_CONTENDERS.slice(),
+    only: DEFAULT_CONTENDERS.slice(),
     reps: 0,
     timeoutS: 10,
     json: null,
@@ -523,6 +523,7 @@ if (active.length) {
     { key: 'pdfjs/ours', num: 'pdfjs', den: 'ours', target: 20, better: 'high', label: '≥ 20× faster than pdf.js' },
     { key: 'mupdf/ours', num: 'mupdf', den: 'ours', target: 5, better: 'high', label: '≥ 5× faster than MuPDF.js' },
     { key: 'ours/floor', num: 'ours', den: 'floor', target: 2, better: 'low', label: '≤ 2× the floor' },
+    { key: 'ours-lq/ours', num: 'ours-lq', den: 'ours', target: 1.2, better: 'low', label: '≤ 1.2× with the layer-quality score on' },
   ];
   // the baselines against each other, for orientation while ours is not built
   if (!active.includes('ours') && active.includes('pdfjs') && active.includes('mupdf'))
