@@ -396,3 +396,14 @@ test('merge -o on a device writes in place and never renames over it', { timeout
   const { statSync } = await import('node:fs');
   assert.ok(statSync(fifo).isFIFO(), 'still a FIFO');
 });
+
+test('--resume: a partial that is not a regular file (a FIFO, a device) is refused, not read forever', { timeout: 30_000 }, async () => {
+  const c = corpus();
+  mkdirSync(c.out, { recursive: true });
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [`${part(c.out, 0, 1)}.jsonl.partial`]);
+  const r = await run(['classify', '-T', c.list, '--out', c.out, '--resume']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /part-0-of-1\.jsonl\.partial is not a regular file/);
+  assert.equal(r.calls.length, 0);
+});

@@ -130,7 +130,12 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
       return 0;
     }
     part = opened.writer;
-    part.start();
+    try {
+      part.start();
+    } catch (e) {
+      io.stderr.write(`${PROGRAM}: cannot write ${part.names.partial}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
   }
   if (shard && (source || part) && !args.quiet) {
     const resumed =
@@ -176,6 +181,7 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
 
   let resumed = 0;
   let failedRecords = 0;
+  let partError: string | undefined;
   const emit = async (d: Done) => {
     if (d.kept) {
       part?.keep(d.kept);
@@ -195,7 +201,14 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
     }
     if (part) {
       if (d.failed) failedRecords++;
-      part.append(d.text);
+      try {
+        part.append(d.text);
+      } catch (e) {
+        // disk full, quota, a lost mount: stop reading inputs, keep what is written for --resume
+        partError ??= e instanceof Error ? e.message : String(e);
+        out.closed = true;
+        return;
+      }
       progress.update(tally);
       return;
     }
@@ -268,6 +281,12 @@ async function classify(args: CliArgs, io: CliIO): Promise<number> {
   } finally {
     pool?.dispose();
     if (out.closed) part?.close();
+  }
+  if (part && partError !== undefined) {
+    part.close();
+    progress.clear();
+    io.stderr.write(`${PROGRAM}: cannot write ${part.names.partial}: ${partError}; what is written stays for --resume\n`);
+    return 1;
   }
   if (part && shard) {
     let marker;

@@ -113,6 +113,20 @@ export async function openPart(
       usage: true,
       message: `--out ${dir} holds parts of ${[...others].join(', ')} shard${others.size === 1 && [...others][0] === 1 ? '' : 's'} and this run is shard ${shard.index}/${shard.count}: use another directory, or the same shard count`,
     };
+  try {
+    return await openShard(dir, shard, stamp, resume, now);
+  } catch (e) {
+    return { ok: false, usage: false, message: `cannot open shard ${shard.index}/${shard.count} in ${dir}: ${(e as Error).message}` };
+  }
+}
+
+async function openShard(
+  dir: string,
+  shard: Shard,
+  stamp: { analyzerVersion: string; optionsHash: string },
+  resume: boolean,
+  now: number,
+): Promise<OpenResult> {
   const names = partNames(dir, shard);
   const mine = [names.part, names.partial, names.marker, names.state, names.compact].filter((p) => fs.existsSync(p));
   if (mine.length > 0 && !resume)
@@ -137,7 +151,9 @@ export async function openPart(
     knownStart = true;
   }
   if (!knownStart) writeAtomic(names.state, JSON.stringify({ shard: shard.index, shards: shard.count, startedAt }) + '\n');
-  const prior = fs.existsSync(names.partial) ? await scanPartial(names.partial, stamp) : undefined;
+  const st = fs.lstatSync(names.partial, { throwIfNoEntry: false });
+  if (st && !st.isFile()) return { ok: false, usage: false, message: `${names.partial} is not a regular file; remove it to run this shard again` };
+  const prior = st ? await scanPartial(names.partial, stamp) : undefined;
   // Without a state file an earlier run's start is unknown (fast-resume then checks contents instead).
   return { ok: true, writer: new PartWriter(names, shard, prior, knownStart || !prior ? startedAt : undefined) };
 }
