@@ -151,31 +151,87 @@ interface TextSignals {
 /** letters, digits and common punctuation: what is not a symbol */
 const WORDISH = /[\p{L}\p{N}.,;:!?'"()\-/]/u;
 const ASCII_WORDISH = Uint8Array.from({ length: 128 }, (_, i) => (WORDISH.test(String.fromCharCode(i)) ? 1 : 0));
+/** ASCII characters /\s/ matches */
+const ASCII_SPACE = Uint8Array.from({ length: 128 }, (_, i) => (/\s/.test(String.fromCharCode(i)) ? 1 : 0));
+const C_SPACE = 1;
+const C_WORDISH = 2;
+const C_LETTER = 4;
+/** classes of the non-ASCII code points met so far (bounded: past its size the regexes answer directly) */
+const classes = new Map<number, number>();
+function classOf(cp: number): number {
+  const hit = classes.get(cp);
+  if (hit !== undefined) return hit;
+  const ch = String.fromCodePoint(cp);
+  const cls = (/\s/.test(ch) ? C_SPACE : 0) | (WORDISH.test(ch) ? C_WORDISH : 0) | (/\p{L}/u.test(ch) ? C_LETTER : 0);
+  if (classes.size < 4096) classes.set(cp, cls);
+  return cls;
+}
 
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
   let nonSpace = 0;
   let bad = 0;
   let symbols = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp <= 32) continue;
-    nonSpace++;
-    if (cp === 0xfffd || (cp >= 0xe000 && cp <= 0xf8ff) || cp < 32 || (cp >= 0x7f && cp < 0xa0)) bad++;
-    else if (cp < 128 ? !ASCII_WORDISH[cp] : !WORDISH.test(ch)) symbols++;
-  }
+  // words: runs of non-whitespace (as /\s+/ splits); each counts its letters (UTF-16 units, as String#length does)
   let words = 0;
   let frags = 0;
   let longs = 0;
   let mixed = 0;
-  for (const w of text.split(/\s+/)) {
-    const letters = w.replace(/[^\p{L}]/gu, '');
-    if (!letters) continue;
-    words++;
-    if (letters.length <= 2) frags++;
-    if (letters.length >= 16) longs++;
-    if (/[a-zA-Z]/.test(letters) && /[\u0400-\u04ff]/.test(letters)) mixed++;
+  let wLetters = 0;
+  let wLatin = false;
+  let wCyrillic = false;
+  const endWord = (): void => {
+    if (wLetters > 0) {
+      words++;
+      if (wLetters <= 2) frags++;
+      if (wLetters >= 16) longs++;
+      if (wLatin && wCyrillic) mixed++;
+    }
+    wLetters = 0;
+    wLatin = false;
+    wCyrillic = false;
+  };
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    let cp = text.charCodeAt(i);
+    let units = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        units = 2;
+      }
+    }
+    if (cp < 128) {
+      if (ASCII_SPACE[cp]) endWord();
+      else {
+        if (cp > 32) {
+          nonSpace++;
+          if (cp === 0x7f) bad++;
+          else if (!ASCII_WORDISH[cp]) symbols++;
+        }
+        if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) {
+          wLetters++;
+          wLatin = true;
+        }
+      }
+    } else {
+      const cls = classOf(cp);
+      // every code point past U+0020 counts as a character, spaces such as U+00A0 included
+      nonSpace++;
+      if (cp === 0xfffd || (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0x7f && cp < 0xa0)) bad++;
+      else if (!(cls & C_WORDISH)) symbols++;
+      if (cls & C_SPACE) endWord();
+      else {
+        if (cls & C_LETTER) {
+          wLetters += units;
+          if (cp >= 0x400 && cp <= 0x4ff) wCyrillic = true;
+        }
+      }
+    }
+    i += units - 1;
   }
+  endWord();
   const spread = widthSpread(runs);
   const values: TextSignals['values'] = {
     bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
@@ -197,7 +253,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
 function widthSpread(runs: GlyphRun[]): number {
   const xs: number[] = [];
   for (const r of runs) {
-    const n = [...r.text].length;
+    const n = codePoints(r.text);
     if (n < 3 || !(r.size > 0)) continue;
     const w = r.rect[2] - r.rect[0];
     if (!(w > 0)) continue;
@@ -207,6 +263,19 @@ function widthSpread(runs: GlyphRun[]): number {
   if (xs.length < 5) return 0;
   const med = median(xs);
   return median(xs.map((v) => Math.abs(v - med)));
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }
 
 function median(xs: number[]): number {

@@ -23,7 +23,10 @@ export function normaliseForModel(s: string): string {
  * model holds, `rest` (by b and c) for the others, whose trigram term is 0.
  */
 interface Model {
-  seen: Map<number, number>;
+  /** open-addressing hash of the trigrams seen: key (a·V + b)·V + c + 1 (0 = empty slot), and its cost */
+  keys: Int32Array;
+  costs: Float64Array;
+  mask: number;
   rest: Float64Array;
 }
 
@@ -31,6 +34,8 @@ let models: Map<Language, Model> | undefined;
 /** character → id; ids run 1..size − 2, size − 1 is any other letter */
 let ids: Map<string, number> | undefined;
 let size = 2;
+/** code point → id for the code points below its length (every model character is there); 0 for no id */
+let idOf: Int16Array = new Int16Array(0);
 
 function load(): Map<Language, Model> {
   if (models) return models;
@@ -79,16 +84,27 @@ function load(): Map<Language, Model> {
         const bg = ctx1[b] ? bi[b * V + d] / ctx1[b] : 0;
         restP[b * V + d] = L2 * bg + L1 * (uni[d] / total) + L0 / vocabulary;
       }
-    const seen = new Map<number, number>();
+    let cap = 16;
+    while (cap < tri.size * 2) cap *= 2;
+    const keys = new Int32Array(cap);
+    const costs = new Float64Array(cap);
+    const mask = cap - 1;
     for (const [k, c] of tri) {
       const ab = Math.floor(k / V);
       const bd = k % (V * V);
-      seen.set(k, -Math.log2((L3 * c) / ctx2[ab] + restP[bd]));
+      let h = hashSlot(k, mask);
+      while (keys[h] !== 0) h = (h + 1) & mask;
+      keys[h] = k + 1;
+      costs[h] = -Math.log2((L3 * c) / ctx2[ab] + restP[bd]);
     }
     const rest = new Float64Array(V * V);
     for (let i = 0; i < rest.length; i++) rest[i] = -Math.log2(restP[i]);
-    models.set(lang, { seen, rest });
+    models.set(lang, { keys, costs, mask, rest });
   }
+  let top = 0;
+  for (const ch of ids.keys()) top = Math.max(top, ch.codePointAt(0)!);
+  idOf = new Int16Array(top + 1);
+  for (const [ch, id] of ids) if (id > 0) idOf[ch.codePointAt(0)!] = id;
   return models;
 }
 
@@ -101,7 +117,17 @@ const L0 = 0.05;
 /** bits of c after a b */
 function cost(m: Model, a: number, b: number, c: number): number {
   const V = size;
-  return m.seen.get((a * V + b) * V + c) ?? m.rest[b * V + c];
+  const k = (a * V + b) * V + c;
+  const keys = m.keys;
+  for (let h = hashSlot(k, m.mask); ; h = (h + 1) & m.mask) {
+    const e = keys[h];
+    if (e === k + 1) return m.costs[h];
+    if (e === 0) return m.rest[b * V + c];
+  }
+}
+
+function hashSlot(k: number, mask: number): number {
+  return (Math.imul(k, 0x9e3779b1) >>> 16) & mask;
 }
 
 export interface LanguageEvidence {
@@ -125,13 +151,22 @@ export function languageEvidence(text: string): LanguageEvidence {
   const s = normaliseForModel(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text);
   let best: Language = 'en';
   let bestBits = Infinity;
-  // the text as ids
-  const chars = [...s];
-  const n = chars.length;
-  if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, letters: 0 };
+  // the text as ids, one per code point (space 0; a letter no model holds: `other`)
   const other = size - 1;
-  const x = new Uint16Array(n);
-  for (let i = 0; i < n; i++) x[i] = ids!.get(chars[i]) ?? other;
+  const x = new Uint16Array(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    let cp = s.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    x[n++] = cp === 32 ? 0 : cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : other;
+  }
+  if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, letters: 0 };
   for (const lang of LANGUAGES) {
     const m = ms.get(lang)!;
     let bits = 0;
