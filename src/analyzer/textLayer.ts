@@ -27,7 +27,10 @@ export class TextLayerBuilder {
   readonly runs: GlyphRun[] = [];
   runCount = 0;
   cut: TextLayer['cut'];
-  private parts: string[] = [];
+  /** the text so far, without `pending` (appended with += : V8 joins the pieces once, when the text is read) */
+  private text = '';
+  /** a space or line break not yet appended: it is only written before the next non-space text, so a break can replace a space without rewriting the text */
+  private pending = '';
   private textLen = 0;
   private textCut = false;
   private lastChar = 10; // as if after a line break: no leading space
@@ -142,7 +145,7 @@ export class TextLayerBuilder {
   finish(): TextLayer {
     this.endRun();
     if (this.uncharged > 0) this.charge(0, true);
-    const layer: TextLayer = { runs: this.runs, runCount: this.runCount, text: this.parts.join('').trim() };
+    const layer: TextLayer = { runs: this.runs, runCount: this.runCount, text: this.text.trim() };
     if (this.cut) layer.cut = this.cut;
     return layer;
   }
@@ -176,12 +179,13 @@ export class TextLayerBuilder {
   private emit(s: string): void {
     if (this.textCut) return;
     const c = s.charCodeAt(s.length - 1);
-    if (s === ' ' || s === '\n') {
+    const white = s === ' ' || s === '\n';
+    if (white) {
       // collapse: no space after a space or a break, a break replaces a trailing space
       if (this.lastChar === 10) return;
       if (this.lastChar === 32) {
         if (s === ' ') return;
-        this.parts[this.parts.length - 1] = '\n';
+        this.pending = '\n';
         this.lastChar = 10;
         return;
       }
@@ -191,7 +195,14 @@ export class TextLayerBuilder {
       this.cut ??= 'text';
       return;
     }
-    this.parts.push(s);
+    if (white) this.pending = s;
+    else {
+      if (this.pending !== '') {
+        this.text += this.pending;
+        this.pending = '';
+      }
+      this.text += s;
+    }
     this.textLen += s.length;
     this.uncharged += s.length * 2 + 16;
     this.lastChar = c;
@@ -216,4 +227,43 @@ export class TextLayerBuilder {
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** Bounds of the rectangle [x0, y0, x1, y1] mapped through [a b c d e f], written into `out` (no allocation per glyph). */
+export function boundsInto(
+  out: Rect,
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): void {
+  const ax = a * x0 + c * y0 + e;
+  const ay = b * x0 + d * y0 + f;
+  const bx = a * x1 + c * y0 + e;
+  const by = b * x1 + d * y0 + f;
+  const cx = a * x0 + c * y1 + e;
+  const cy = b * x0 + d * y1 + f;
+  const dx = a * x1 + c * y1 + e;
+  const dy = b * x1 + d * y1 + f;
+  out[0] = Math.min(ax, bx, cx, dx);
+  out[1] = Math.min(ay, by, cy, dy);
+  out[2] = Math.max(ax, bx, cx, dx);
+  out[3] = Math.max(ay, by, cy, dy);
+}
+
+/** scratch arrays for codes of 1 to 4 bytes, so the per-code tally allocates no view */
+const CODE_BYTES = [new Uint8Array(0), new Uint8Array(1), new Uint8Array(2), new Uint8Array(3), new Uint8Array(4)];
+
+/** bytes [i, i + n) of `s`, in a scratch array when n ≤ 4 (valid until the next call: the caller only reads it at once) */
+export function codeBytes(s: Uint8Array, i: number, n: number): Uint8Array {
+  if (n > 4) return s.subarray(i, i + n);
+  const out = CODE_BYTES[n];
+  for (let k = 0; k < n; k++) out[k] = s[i + k];
+  return out;
 }
