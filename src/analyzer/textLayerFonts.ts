@@ -280,13 +280,12 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
         const s = tu.get(code);
         if (s !== undefined) return s;
       }
-      return table[code & 0xff];
+      return table(code);
     },
   };
 }
 
-function simpleTable(dict: PdfDict, r: Resolver, subtype: string): (string | undefined)[] {
-  const out = new Array<string | undefined>(256);
+function simpleTable(dict: PdfDict, r: Resolver, subtype: string): (code: number) => string | undefined {
   const isType3 = subtype === 'Type3';
   const baseFont = getName(r, dict, 'BaseFont') ?? '';
   const std = isType3 ? undefined : standard14(baseFont);
@@ -319,26 +318,36 @@ function simpleTable(dict: PdfDict, r: Resolver, subtype: string): (string | und
     else if (embeddedTrueType && !std) base = latin1Encoding();
     else if (!isType3) base = standardEncoding();
   }
-  for (let c = 0; c < 256; c++) {
-    const name = names?.[c];
-    let cp = -1;
-    if (name !== undefined) {
-      cp = glyphNameToUnicode(name);
-      if (cp < 0 && name.indexOf('_') > 0) {
-        // ligature names f_i → "fi"
-        let s = '';
-        for (const part of name.split('_').slice(0, 8)) {
-          const q = glyphNameToUnicode(part);
-          if (q > 0) s += String.fromCodePoint(q);
-        }
-        if (s) out[c] = s;
-        continue;
+  // each code's text is worked out when first asked for: a page shows few of the 256, and small documents pay for
+  // every font they load
+  const cache = new Array<string | undefined | null>(256).fill(null);
+  return (code: number): string | undefined => {
+    const c = code & 0xff;
+    let t = cache[c];
+    if (t === null) t = cache[c] = codeText(c, names, base, isType3);
+    return t;
+  };
+}
+
+/** the text of code c of a simple font: its /Differences name, else its base encoding's character */
+function codeText(c: number, names: (string | undefined)[] | undefined, base: Int32Array | undefined, isType3: boolean): string | undefined {
+  const name = names?.[c];
+  let cp = -1;
+  if (name !== undefined) {
+    cp = glyphNameToUnicode(name);
+    if (cp < 0 && name.indexOf('_') > 0) {
+      // ligature names f_i → "fi"
+      let s = '';
+      for (const part of name.split('_').slice(0, 8)) {
+        const q = glyphNameToUnicode(part);
+        if (q > 0) s += String.fromCodePoint(q);
       }
-    } else if (base && base[c] >= 0) cp = base[c];
-    if (cp < 0 && isType3 && c > 0x20 && c < 0x7f) cp = c;
-    if (cp > 0) out[c] = cp >= 0xfb00 && cp <= 0xfb06 ? LIGATURES[cp - 0xfb00] : String.fromCodePoint(cp);
-  }
-  return out;
+      return s || undefined;
+    }
+  } else if (base && base[c] >= 0) cp = base[c];
+  if (cp < 0 && isType3 && c > 0x20 && c < 0x7f) cp = c;
+  if (cp > 0) return cp >= 0xfb00 && cp <= 0xfb06 ? LIGATURES[cp - 0xfb00] : String.fromCodePoint(cp);
+  return undefined;
 }
 
 /** MuPDF spells the Latin ligatures out as their letters (fonts.ts counts them that way too) */
