@@ -59,6 +59,7 @@ cleanup() {
       sleep 0.1
     done
     for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true # reap them: a container's PID 1 may not, and they would stay as zombies
   fi
   if [ $code != 0 ]; then
     echo "--- logs in $W (kept)" >&2
@@ -75,8 +76,13 @@ cp "$ROOT/dist/cli.js" "$W/cli.js"
 PPD="$(command -v node) $W/cli.js"
 export PPD
 
-# munged as user munge, on its own socket and key (nothing of the host's /etc/munge is touched)
-sudo_munge() { runuser -u munge -- "$@"; }
+# munged as user munge, on its own socket and key (nothing of the host's /etc/munge is touched). setpriv execs, so
+# $! is munged's own PID (runuser would stay in between, and munged would outlive a kill of runuser's PID).
+if command -v setpriv >/dev/null; then
+  sudo_munge() { setpriv --reuid=munge --regid=munge --init-groups "$@"; }
+else
+  sudo_munge() { runuser -u munge -- "$@"; }
+fi
 if command -v mungekey >/dev/null; then sudo_munge mungekey --create --keyfile="$W/munge/munge.key" --bits=1024; else
   dd if=/dev/urandom of="$W/munge/munge.key" bs=1 count=1024 status=none
   chown munge:munge "$W/munge/munge.key"
@@ -86,8 +92,10 @@ SOCK=$W/munge-run/munge.socket
 sudo_munge munged --foreground --socket="$SOCK" --key-file="$W/munge/munge.key" --pid-file="$W/munge/munged.pid" \
   --log-file="$W/munge/munged.log" --seed-file="$W/munge/munged.seed" --num-threads=2 >"$W/munged.out" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 50); do [ -S "$SOCK" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -S "$SOCK" ] && [ -s "$W/munge/munged.pid" ] && break; sleep 0.1; done
 [ -S "$SOCK" ] || fail "munged did not open its socket: $(cat "$W/munge/munged.log" 2>/dev/null)"
+# the PID munged wrote itself too (the same as $! with setpriv; the daemon behind runuser otherwise)
+PIDS+=("$(cat "$W/munge/munged.pid")")
 
 HOST=$(hostname -s)
 NODE_LINE=$(slurmd -C | head -n 1)
