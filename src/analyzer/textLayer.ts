@@ -81,10 +81,13 @@ export class TextLayerBuilder {
         this.emit(' ');
       }
     }
-    const len = Math.hypot(x1 - x0, y1 - y0);
+    // Math.sqrt, not Math.hypot: hypot was the costliest line of this function (page coordinates cannot overflow it)
+    const bx = x1 - x0;
+    const by = y1 - y0;
+    const len = Math.sqrt(bx * bx + by * by);
     if (len > 1e-9) {
-      this.ux = (x1 - x0) / len;
-      this.uy = (y1 - y0) / len;
+      this.ux = bx / len;
+      this.uy = by / len;
     }
     this.px = x1;
     this.py = y1;
