@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileRecord } from '../src/analyzer/serialize';
-import { csvCell, CSV_COLUMNS, formatForPath, toCsv, toJson, toJsonLines } from '../src/extension/export';
+import { csvCell, CSV_COLUMNS, formatForPath, toCsv, toJson, toJsonLines } from '../src/shared/export';
 import { fortyPages, page, report } from './extension-helpers';
 
 test('JSON lines: one fileRecord per file, the CLI shape', () => {

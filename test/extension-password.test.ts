@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { test } from 'node:test';
 import { AnalysisPool } from '../src/extension/analysisPool';
-import { toCsv, toJson, toJsonLines } from '../src/extension/export';
+import { toCsv, toJson, toJsonLines } from '../src/shared/export';
 import { metadataSections, overlayOf, pageEvidenceLines, problemsOf, verdictOf } from '../src/extension/model';
 import { Passwords } from '../src/extension/passwords';
 import { ResultStorage, type StorageFs } from '../src/extension/persist';

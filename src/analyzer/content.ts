@@ -48,6 +48,17 @@ export interface ScanImage {
 
 const MAX_SCAN_IMAGES = 16;
 
+/** Moves the text matrix `d` text-space units along the writing direction (horizontal scaling applies across only). */
+function advanceText(tm: Matrix, d: number, th: number, vertical: boolean): void {
+  if (vertical) {
+    tm[4] -= d * tm[2];
+    tm[5] -= d * tm[3];
+  } else {
+    tm[4] += d * th * tm[0];
+    tm[5] += d * th * tm[1];
+  }
+}
+
 /** Shared across the pages of one document: one font cache, bounded by fontCacheBytes, for pages, forms and annotations. */
 export class ScanContext {
   readonly fonts: FontCache;
@@ -668,22 +679,10 @@ class PageScanner {
           bad += t.bad;
           glyphs += t.glyphs;
           const adv = t.width * fs + g.charSpace * t.glyphs + g.wordSpace * t.spaceCodes;
-          if (vertical) {
-            tm[4] -= adv * tm[2];
-            tm[5] -= adv * tm[3];
-          } else {
-            tm[4] += adv * th * tm[0];
-            tm[5] += adv * th * tm[1];
-          }
+          advanceText(tm, adv, th, vertical);
         } else if (isNumber(it)) {
           const adj = (-it / 1000) * fs;
-          if (vertical) {
-            tm[4] -= adj * tm[2];
-            tm[5] -= adj * tm[3];
-          } else {
-            tm[4] += adj * th * tm[0];
-            tm[5] += adj * th * tm[1];
-          }
+          advanceText(tm, adj, th, vertical);
         }
       }
     let fe: FontEvidence | undefined;
@@ -823,24 +822,12 @@ class PageScanner {
           chars += t.chars;
           bad += t.bad;
           glyphs += t.glyphs;
-          if (vertical) {
-            tm[4] -= adv * tm[2];
-            tm[5] -= adv * tm[3];
-          } else {
-            tm[4] += adv * th * tm[0];
-            tm[5] += adv * th * tm[1];
-          }
+          advanceText(tm, adv, th, vertical);
           i += len;
         }
       } else if (isNumber(it)) {
         const adj = (-it / 1000) * fs;
-        if (vertical) {
-          tm[4] -= adj * tm[2];
-          tm[5] -= adj * tm[3];
-        } else {
-          tm[4] += adj * th * tm[0];
-          tm[5] += adj * th * tm[1];
-        }
+        advanceText(tm, adj, th, vertical);
       }
     }
     return { chars, bad, glyphs };

@@ -12,7 +12,8 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { CSV_COLUMNS, csvCell } from '../extension/export';
+import type { PageRecord } from '../analyzer/serialize';
+import { CSV_COLUMNS, csvCell } from '../shared/export';
 import type { MergeArgs } from './args';
 import { inputItems } from './inputs';
 import { PART_NAME, readMarker, type DoneMarker } from './parts';
@@ -394,21 +395,23 @@ interface CsvRecord {
   pdfVersion?: string;
   encryption?: { encrypted?: boolean };
   error?: { reason: string; message: string };
-  pages?: {
-    page: number;
-    route: string;
-    reasons: string[];
-    visibleChars: number;
-    invisibleChars: number;
-    hiddenUnderImage: number;
-    badChars: number;
-    textQuality: number;
-    imageCoverage: number;
-    imageCount: number;
-    vectorOps: number;
-    fonts: unknown[];
-    rotate: number;
-  }[];
+  /** the fields the CSV columns use, as `--json` writes them (serialize.ts) */
+  pages?: Pick<
+    PageRecord,
+    | 'page'
+    | 'route'
+    | 'reasons'
+    | 'visibleChars'
+    | 'invisibleChars'
+    | 'hiddenUnderImage'
+    | 'badChars'
+    | 'textQuality'
+    | 'imageCoverage'
+    | 'imageCount'
+    | 'vectorOps'
+    | 'fonts'
+    | 'rotate'
+  >[];
 }
 
 /** The rows of one record, in the extension's export columns (CSV_COLUMNS): one per page, one for a file without pages. */

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { PageRoute } from '../analyzer/types';
 import { Classifier, findPdfsUnder, findWorkspacePdfs, isPdfUri, labelOf, type Outcome } from './classifier';
-import { exportText, formatForPath, toJson, type ExportDoc } from './export';
+import { exportText, formatForPath, toJson, type ExportDoc } from '../shared/export';
 import { PAGE_ROUTES, ROUTE_STYLE, type TreeNode, verdictOf } from './model';
 import { PASSWORD_MARK } from './classifier';
 import type { Passwords } from './passwords';

@@ -1,5 +1,5 @@
 /**
- * Report exports: JSON lines (one analyzer fileRecord per file, the CLI's `--json` shape) and CSV (one row per page,
+ * Report exports, spoken by the extension (Export Report…) and the CLI (merge --csv): JSON lines (one analyzer fileRecord per file, the CLI's `--json` shape) and CSV (one row per page,
  * plus one row for a file that could not be read). Pure: the command layer writes the text through workspace.fs.
  */
 import { fileRecord, type FileRecord } from '../analyzer/serialize';
