@@ -30,34 +30,29 @@ function routeSummary(pages, routes) {
   return s;
 }
 
+/** `analyzePdfSync` with `options`, answering the route summary. */
+async function analyzerContender(options) {
+  const mod = await importAnalyzer();
+  if (typeof mod.analyzePdfSync !== 'function') throw new Unavailable('dist/analyzer/index.js does not export analyzePdfSync yet');
+  const analyze = mod.analyzePdfSync;
+  return {
+    run(bytes) {
+      const r = analyze(bytes, options);
+      const s = { pages: r.pageCount, needsOcr: !!r.needsOcr, ...r.routeCounts };
+      if (r.error) s.error = r.error.reason;
+      return s;
+    },
+  };
+}
+
 const loaders = {
   async ours() {
-    const mod = await importAnalyzer();
-    if (typeof mod.analyzePdfSync !== 'function') throw new Unavailable('dist/analyzer/index.js does not export analyzePdfSync yet');
-    const analyze = mod.analyzePdfSync;
-    return {
-      run(bytes) {
-        const r = analyze(bytes);
-        const s = { pages: r.pageCount, needsOcr: !!r.needsOcr, ...r.routeCounts };
-        if (r.error) s.error = r.error.reason;
-        return s;
-      },
-    };
+    return analyzerContender();
   },
 
   // The analyzer with the OCR-layer quality score on (issue 16: it may cost at most 20 % more, median per file).
   async 'ours-lq'() {
-    const mod = await importAnalyzer();
-    if (typeof mod.analyzePdfSync !== 'function') throw new Unavailable('dist/analyzer/index.js does not export analyzePdfSync yet');
-    const analyze = mod.analyzePdfSync;
-    return {
-      run(bytes) {
-        const r = analyze(bytes, { layerQuality: true });
-        const s = { pages: r.pageCount, needsOcr: !!r.needsOcr, ...r.routeCounts };
-        if (r.error) s.error = r.error.reason;
-        return s;
-      },
-    };
+    return analyzerContender({ layerQuality: true });
   },
 
   async floor() {

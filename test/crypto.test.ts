@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { cbc } from '@noble/ciphers/aes.js';
 import { aesDecryptCbc, openSecurityHandler, rc4, type SecurityHandler } from '../src/analyzer/crypto';
 import { analyzePdfSync } from '../src/analyzer/analyze';
+import { floorScan } from '../src/analyzer/floor';
 import { md5 } from '../src/analyzer/md5';
 import { PdfDict, Ref, type PdfValue } from '../src/analyzer/objects';
 
@@ -430,5 +431,8 @@ test("a Node Buffer at an odd offset in Node's pool: the same report as a plain 
     );
     assert.equal(want.pages[0].route, 'text', file);
     assert.ok(Buffer.compare(buf, Buffer.from(plain)) === 0, `${file}: the input bytes were changed`);
+    // the floor reads through the same document opener
+    if (!file.includes('user')) assert.deepEqual(floorScan(buf), floorScan(plain), file);
+    assert.ok(Buffer.compare(buf, Buffer.from(plain)) === 0, `${file}: the floor changed the input bytes`);
   }
 });

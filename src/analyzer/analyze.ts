@@ -48,7 +48,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       report.error = { reason: 'not-a-pdf', message: 'input is not a byte array' };
       return finish(report, start);
     }
-    doc = openDocument(plainBytes(bytes), opts, budget);
+    doc = openDocument(bytes, opts, budget);
     report.pdfVersion = doc.version;
     report.encryption = doc.encryption;
     report.notes.push(...doc.notes);
@@ -92,15 +92,6 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };
   }
   return finish(report, start, budget, doc);
-}
-
-/**
- * The same bytes as a plain Uint8Array view. A subclass (Node's Buffer) changes what `slice` means: Buffer#slice is a
- * view, not a copy, so a decryption done in place on a "copy" wrote into the caller's file bytes, at an offset inside
- * Node's shared pool that the AES code could not use (it needs a 4-byte-aligned buffer of its own).
- */
-function plainBytes(bytes: Uint8Array): Uint8Array {
-  return Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 export async function analyzePdf(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): Promise<DocumentReport> {

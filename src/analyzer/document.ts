@@ -36,8 +36,18 @@ const LETTER: Rect = [0, 0, 612, 792];
 /** stands for a page-tree entry that does not resolve to a dictionary */
 const UNREADABLE = new PdfDict();
 
+/**
+ * The same bytes as a plain Uint8Array view. A subclass (Node's Buffer) changes what `slice` means: Buffer#slice is a
+ * view, not a copy, so a decryption done in place on a "copy" wrote into the caller's file bytes, at an offset inside
+ * Node's shared pool that the AES code could not use (it needs a 4-byte-aligned buffer of its own).
+ */
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  return Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 /** @param budget the analysis's deadline and memory account */
-export function openDocument(bytes: Uint8Array, options: AnalyzerOptions, budget: Budget = Budget.unbounded()): OpenedDocument {
+export function openDocument(input: Uint8Array, options: AnalyzerOptions, budget: Budget = Budget.unbounded()): OpenedDocument {
+  const bytes = plainBytes(input);
   const notes: string[] = [];
   const xref = new XRef(bytes, options);
   xref.budget = budget;
