@@ -58,6 +58,7 @@ test('result keys: content hash, analyzer version and options each change the ke
   assert.notEqual(resultKey(stamp('B'), 'v1'), k, 'other content');
   assert.notEqual(resultKey(s, 'v2'), k, 'other analyzer');
   assert.notEqual(resultKey({ ...s, options: optionsKey({ minTextChars: 7 }) }, 'v1'), k, 'other options');
+  assert.notEqual(resultKey({ ...s, options: optionsKey({ layerQuality: true }) }, 'v1'), k, 'layer scores on: another report');
   assert.notEqual(resultKey({ ...s, options: OPTS + PASSWORD_MARK }, 'v1'), k, 'made with a password');
   assert.equal(resultKey({ ...s, sha256: '' }, 'v1'), '', 'an unread file is never stored');
   // the options key never holds a password, whatever the options carry

@@ -64,13 +64,33 @@ test('package.json defaults of extension settings equal EXTENSION_DEFAULTS', () 
   assert.equal(props[`${SECTION}.trustOcrLayer`].default, EXTENSION_DEFAULTS.trustOcrLayer);
   assert.equal(props[`${SECTION}.maxFileSizeMB`].default, EXTENSION_DEFAULTS.maxFileSizeMB);
   assert.equal(props[`${SECTION}.workerCount`].default, EXTENSION_DEFAULTS.workerCount);
+  assert.equal(props[`${SECTION}.layerQuality`].default, EXTENSION_DEFAULTS.layerQuality);
+  assert.equal(props[`${SECTION}.layerQuality`].type, 'boolean');
+});
+
+test('layerQuality: on by default, off when set off; part of the cache key and an analysis input', () => {
+  assert.equal(readSettings(() => undefined).options.layerQuality, true);
+  const off = readSettings((k) => (k === 'layerQuality' ? false : undefined));
+  assert.equal(off.options.layerQuality, undefined, 'off: the analyzer default (no score)');
+  assert.equal(readSettings((k) => (k === 'layerQuality' ? 'yes' : undefined)).options.layerQuality, true, 'not a boolean: the default');
+  // off gives the key reports had before the setting existed; on gives another one
+  assert.equal(optionsKey(off.options), optionsKey({}));
+  assert.notEqual(optionsKey({ layerQuality: true }), optionsKey({}));
+  assert.match(optionsKey({ layerQuality: true }), /;layerQuality=true$/);
+  assert.equal(
+    affectsAnalysis((k) => k === 'pdfPageDiagnostics.layerQuality'),
+    true,
+  );
+  assert.ok(!RESTRICTED_SETTINGS.includes(`${SECTION}.layerQuality`), 'bounded by the time budget: a workspace may set it');
 });
 
 test('settings map onto AnalyzerOptions keys; package defaults give the analyzer defaults', () => {
   const defaults = (k: string) => props[`${SECTION}.${k}`]?.default;
   const s = readSettings(defaults);
   for (const { option } of OPTION_SETTINGS) assert.equal(s.options[option], DEFAULT_OPTIONS[option], option);
-  assert.equal(optionsKey(s.options), optionsKey({}));
+  // the extension scores OCR layers by default, which the analyzer does not
+  assert.equal(s.options.layerQuality, true);
+  assert.equal(optionsKey(s.options), optionsKey({ layerQuality: true }));
   assert.equal(s.maxFileSizeBytes, 256 * MB);
   assert.deepEqual([...s.problemRoutes].sort(), ['blank', 'ocr', 'ocr-layer', 'review', 'unknown']);
 });
@@ -97,7 +117,7 @@ test('user values pass through; invalid ones are dropped', () => {
     workerCount: 99,
   };
   const s = readSettings((k) => values[k]);
-  assert.deepEqual(s.options, { minTextChars: 100, scanCoverage: 0.6 });
+  assert.deepEqual(s.options, { minTextChars: 100, scanCoverage: 0.6, layerQuality: true });
   assert.deepEqual([...s.problemRoutes], ['ocr', 'review']);
   assert.equal(s.trustOcrLayer, false);
   assert.equal(s.maxFileSizeBytes, EXTENSION_DEFAULTS.maxFileSizeMB * MB);
@@ -145,7 +165,7 @@ test('clampSetting: numbers only, never negative, within bounds', () => {
 
 test('unset configuration gives analyzer defaults and extension defaults', () => {
   const s = readSettings(() => undefined);
-  assert.deepEqual(s.options, {});
+  assert.deepEqual(s.options, { layerQuality: true });
   assert.equal(s.trustOcrLayer, true);
   assert.equal(s.workerCount, 0);
 });

@@ -169,7 +169,14 @@ export class Classifier {
     const sha256 = await sha256Hex(bytes);
     const inputs = await this.inputsFor(uri.toString());
     const perPage = Math.max(50, Math.min(MAX_RUNS_PER_PAGE, Math.floor(maxRuns / Math.max(1, pageCount))));
-    const options: Partial<AnalyzerOptions> = { ...inputs.options, textLayer: true, maxTextRunsPerPage: perPage, maxTextLayerChars: 2000 };
+    // the layer's score is in the stored report already (the overlay colours runs by it): not computed twice
+    const options: Partial<AnalyzerOptions> = {
+      ...inputs.options,
+      textLayer: true,
+      layerQuality: false,
+      maxTextRunsPerPage: perPage,
+      maxTextLayerChars: 2000,
+    };
     const outcome = await this.pool.analyzeDetailed(bytes, options, token);
     if (outcome.kind === 'cancelled') return { error: 'cancelled', message: 'cancelled' };
     if (outcome.kind === 'fault') return { error: 'failed', message: outcome.report.error?.message ?? 'the analysis failed' };

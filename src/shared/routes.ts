@@ -3,7 +3,7 @@
  * flows analyzer -> extension -> webview, and the webview bundle must not pull host code), so the small pure helpers
  * both sides need live here. src/extension/model.ts re-exports them.
  */
-import type { PageRoute } from '../analyzer/types';
+import type { LayerQuality, PageReport, PageRoute } from '../analyzer/types';
 
 export interface RouteStyle {
   label: string;
@@ -42,4 +42,75 @@ export function cantTell(reasons: readonly string[]): string {
 export function percent(share: number): string {
   const p = share * 100;
   return `${p > 0 && p < 1 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * OCR-layer grades, shared by the extension (tree, Problems, summaries) and the page webview (badge, run colours): the
+ * one place the analyzer's layer-quality score (AnalyzerOptions.layerQuality, README "Layer quality") becomes a word.
+ *
+ * - poor: the analyzer advises re-OCR (`reocr`: more than a quarter of the characters estimated wrong, score < 0.75);
+ * - good: kept, and the score is at least GOOD_LAYER_SCORE (the README's "keep, with confidence above 0.95");
+ * - fair: kept, below that (the README's "serves search but is worth a look"; a layer cut by a limit or with too
+ *   little text to judge is capped at 0.75 by the analyzer, so it is never good).
+ * The poor cut is the analyzer's own `reocr`, never a threshold repeated here, so the extension and the CLI (which
+ * prints "keep" / "re-OCR" from the same field) cannot disagree on which pages to re-OCR.
+ *
+ * Only `ocr-layer` pages are graded: the analyzer scores `text` pages too, but a born-digital page's text is the
+ * document's own (a language the models do not know reads as garbled), and re-OCR is not the remedy there. Their
+ * score is still in the exports.
+ */
+
+export type LayerGrade = 'good' | 'fair' | 'poor';
+
+export const LAYER_GRADES: readonly LayerGrade[] = ['good', 'fair', 'poor'];
+
+/** The score at or above which a layer the analyzer keeps is good. */
+export const GOOD_LAYER_SCORE = 0.95;
+
+export function layerGrade(q: Pick<LayerQuality, 'score' | 'reocr'>): LayerGrade {
+  if (q.reocr) return 'poor';
+  return q.score >= GOOD_LAYER_SCORE ? 'good' : 'fair';
+}
+
+export interface LayerGradeStyle {
+  /** codicon id */
+  icon: string;
+  /** theme colour id (the webview uses the matching --vscode-charts-* variable) */
+  color: string;
+}
+
+export const LAYER_GRADE_STYLE: Readonly<Record<LayerGrade, LayerGradeStyle>> = {
+  good: { icon: 'pass', color: 'charts.green' },
+  fair: { icon: 'info', color: 'charts.yellow' },
+  poor: { icon: 'warning', color: 'charts.red' },
+};
+
+/** The score of a page's OCR layer as the extension shows it: only `ocr-layer` pages with a score have one. */
+export function gradedLayer(p: Pick<PageReport, 'route' | 'evidence'>): LayerQuality | undefined {
+  return p.route === 'ocr-layer' ? p.evidence.layerQuality : undefined;
+}
+
+/** The graded pages of a report by grade (page numbers in report order); undefined when no page was graded. */
+export interface LayerTally {
+  good: number[];
+  fair: number[];
+  poor: number[];
+}
+
+export function layerTally(pages: readonly Pick<PageReport, 'page' | 'route' | 'evidence'>[]): LayerTally | undefined {
+  let out: LayerTally | undefined;
+  for (const p of pages) {
+    const q = gradedLayer(p);
+    if (!q) continue;
+    out ??= { good: [], fair: [], poor: [] };
+    out[layerGrade(q)].push(p.page);
+  }
+  return out;
+}
+
+/** A score as shown next to its grade: two decimals ("0.31"). */
+export function scoreText(score: number): string {
+  return Number.isFinite(score) ? score.toFixed(2) : '–';
 }
