@@ -1,6 +1,6 @@
 // ESLint flat config (`npm run lint`). TypeScript is linted with typescript-eslint's type-aware rules through the
-// repo's tsconfig.json, which covers src/, webview/, test/, scripts/ and bench/; the plain .mjs/.cjs scripts get the
-// JavaScript rules only (no tsconfig covers them). Formatting is Prettier's business (`npm run format`), not ESLint's.
+// tsconfig.json nearest each file: a layer's own (src/analyzer/, src/shared/, src/extension/, src/cli/, webview/) or the
+// root one (test/, scripts/, bench/); the plain .mjs/.cjs scripts get the JavaScript rules only (no tsconfig covers them). Formatting is Prettier's business (`npm run format`), not ESLint's.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
