@@ -9,6 +9,9 @@ import { createRequire } from 'node:module';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // BENCH_ANALYZER=path/to/index.js measures another build of the analyzer (e.g. a previous commit's dist/)
 export const DIST_ANALYZER = process.env.BENCH_ANALYZER ? path.resolve(process.env.BENCH_ANALYZER) : path.join(ROOT, 'dist', 'analyzer', 'index.js');
+// the floor is not part of the analyzer's API: scripts/build.mjs bundles it on its own, beside that build's analyzer
+// (dist/bench/floor.js); builds before that exported floorScan from dist/analyzer/index.js, which is the fallback
+export const DIST_FLOOR = path.join(path.dirname(DIST_ANALYZER), '..', 'bench', 'floor.js');
 export const ALL_CONTENDERS = ['ours', 'floor', 'pdfjs', 'mupdf', 'ours-lq'];
 /** what runs without --only: ours-lq (the layer-quality score on) is asked for by name */
 export const DEFAULT_CONTENDERS = ['ours', 'floor', 'pdfjs', 'mupdf'];
@@ -56,8 +59,8 @@ const loaders = {
   },
 
   async floor() {
-    const mod = await importAnalyzer();
-    if (typeof mod.floorScan !== 'function') throw new Unavailable('dist/analyzer/index.js does not export floorScan yet');
+    const mod = existsSync(DIST_FLOOR) ? await import(pathToFileURL(DIST_FLOOR).href) : await importAnalyzer();
+    if (typeof mod.floorScan !== 'function') throw new Unavailable(`${path.relative(ROOT, DIST_FLOOR)} not built (run \`npm run build\`)`);
     const floorScan = mod.floorScan;
     return {
       run(bytes) {
