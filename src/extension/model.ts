@@ -6,13 +6,27 @@
 import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
 import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
-import { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords } from '../shared/routes';
+import {
+  cantTell,
+  gradedLayer,
+  LAYER_GRADE_STYLE,
+  type LayerGrade,
+  layerGrade,
+  type LayerTally,
+  layerTally,
+  percent,
+  reasonWords,
+  ROUTE_STYLE,
+  type RouteStyle,
+  scoreText,
+} from '../shared/routes';
 import { t } from './l10n';
 
 export { PAGE_ROUTES };
 
-// The route vocabulary's presentation lives in src/shared/routes.ts, where the webview reads it too.
+// The route vocabulary's presentation lives in src/shared/routes.ts, where the webview reads it too; so do the grades.
 export { ROUTE_STYLE, type RouteStyle, cantTell, percent, reasonWords };
+export { gradedLayer, LAYER_GRADE_STYLE, type LayerGrade, layerGrade, type LayerTally, layerTally };
 
 export interface Verdict {
   /** pages to send to OCR: `ocr`, plus `ocr-layer` when OCR layers are not trusted */
@@ -44,6 +58,96 @@ export function countsText(counts: Record<PageRoute, number>): string {
   return parts.length ? parts.join(' · ') : t('no pages');
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// OCR-layer grades (AnalyzerOptions.layerQuality; the mapping is in src/shared/routes.ts)
+
+/** A grade in the user's language. */
+export function gradeLabel(g: LayerGrade): string {
+  switch (g) {
+    case 'good':
+      return t('good');
+    case 'fair':
+      return t('fair');
+    case 'poor':
+      return t('poor');
+  }
+}
+
+/** A graded page's badge: "layer poor (0.31) · re-OCR", "layer good (0.98)"; undefined for a page without a grade. */
+export function layerBadge(p: PageReport): string | undefined {
+  const q = gradedLayer(p);
+  if (!q) return undefined;
+  const badge = t('layer {0} ({1})', gradeLabel(layerGrade(q)), scoreText(q.score));
+  return q.reocr ? `${badge} · ${t('re-OCR')}` : badge;
+}
+
+/** "12 pages good, 3 poor (re-OCR pages 4, 9, 11)": the graded pages of a document, zero counts left out. */
+export function layerCountsText(tally: LayerTally): string {
+  const parts: string[] = [];
+  for (const g of ['good', 'fair', 'poor'] as const) {
+    const n = tally[g].length;
+    if (n === 0) continue;
+    if (parts.length === 0) parts.push(n === 1 ? t('1 page {0}', gradeLabel(g)) : t('{0} pages {1}', n, gradeLabel(g)));
+    else parts.push(t('{0} {1}', n, gradeLabel(g)));
+  }
+  const text = parts.join(', ');
+  if (tally.poor.length === 0) return text;
+  const where = pageRanges(tally.poor);
+  return tally.poor.length === 1 ? t('{0} (re-OCR page {1})', text, where) : t('{0} (re-OCR pages {1})', text, where);
+}
+
+/** The document's layer summary, "OCR layer: 12 pages good, 3 poor (re-OCR pages 4, 9, 11)"; undefined when no page was graded. */
+export function layerSummary(report: DocumentReport): string | undefined {
+  const tally = layerTally(report.pages);
+  return tally ? t('OCR layer: {0}', layerCountsText(tally)) : undefined;
+}
+
+/** Pages whose OCR layer should be redone (poor), in report order. */
+export function reocrPages(report: DocumentReport): number[] {
+  return layerTally(report.pages)?.poor ?? [];
+}
+
+/** The document row's description in the tree: the verdict, then the pages to re-OCR when there are any. */
+export function docDescription(report: DocumentReport, trustOcrLayer: boolean): string {
+  const summary = verdictOf(report, trustOcrLayer).summary;
+  const re = reocrPages(report);
+  if (re.length === 0) return summary;
+  return `${summary} · ${re.length === 1 ? t('re-OCR page {0}', pageRanges(re)) : t('re-OCR pages {0}', pageRanges(re))}`;
+}
+
+/** A graded page's tooltip lines: the grade and score, then the evidence behind it (signal names may change: read defensively). */
+export function layerLines(p: PageReport): string[] {
+  const q = gradedLayer(p);
+  if (!q) return [];
+  const g = gradeLabel(layerGrade(q));
+  const lines = [
+    q.reocr ? t('OCR layer: {0} (score {1}): re-OCR advised', g, scoreText(q.score)) : t('OCR layer: {0} (score {1}): keep', g, scoreText(q.score)),
+  ];
+  const s = q.signals;
+  const num = (k: string): number | undefined => {
+    const v = s[k];
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  };
+  const parts: string[] = [];
+  const cer = num('estimatedCer');
+  if (cer !== undefined) parts.push(t('estimated character error {0}', percent(cer)));
+  const words = num('wordLike');
+  if (words !== undefined)
+    parts.push(
+      typeof s.language === 'string'
+        ? t('words that read like {0}: {1}', s.language, percent(words))
+        : t('words that read like a language: {0}', percent(words)),
+    );
+  const ink = num('inkCovered');
+  if (ink !== undefined) parts.push(t('ink covered by words: {0}', percent(ink)));
+  else if (typeof s.image === 'string') parts.push(t('scan not read: {0}', s.image.slice(0, 120)));
+  const spread = num('widthSpread');
+  if (spread !== undefined) parts.push(t('word-width spread {0}', scoreText(spread)));
+  if (parts.length) lines.push(t('layer evidence: {0}', parts.join(', ')));
+  if (typeof s.incomplete === 'string') lines.push(t('layer judged on incomplete evidence: {0}', s.incomplete.slice(0, 120)));
+  return lines;
+}
+
 /** The status bar's text for a document: "PDF: 38 text · 2 OCR". */
 export function statusText(report: DocumentReport | undefined, trustOcrLayer: boolean): string {
   if (!report) return t('PDF: not classified');
@@ -53,6 +157,8 @@ export function statusText(report: DocumentReport | undefined, trustOcrLayer: bo
   // Text first, then what needs attention: the status bar reads "38 text · 2 OCR".
   if (v.counts.text > 0) parts.push(`${v.counts.text} ${routeLabel('text')}`);
   for (const r of PAGE_ROUTES) if (r !== 'text' && v.counts[r] > 0) parts.push(`${v.counts[r]} ${routeLabel(r)}`);
+  const re = reocrPages(report).length;
+  if (re > 0) parts.push(t('{0} re-OCR', re));
   return t('PDF: {0}', parts.length ? parts.join(' · ') : t('no pages'));
 }
 
@@ -63,7 +169,9 @@ export function statusText(report: DocumentReport | undefined, trustOcrLayer: bo
 export function pageDescription(p: PageReport, withRoute = false): string {
   if (p.route === 'unknown') return cantTellText(p.reasons);
   const e = p.evidence;
-  const base = t('{0} chars · {1} image', e.visibleChars, percent(e.imageCoverage));
+  let base = t('{0} chars · {1} image', e.visibleChars, percent(e.imageCoverage));
+  const badge = layerBadge(p);
+  if (badge) base = `${badge} · ${base}`;
   return withRoute ? `${routeLabel(p.route)} · ${base}` : base;
 }
 
@@ -81,6 +189,7 @@ export function pageEvidenceLines(p: PageReport): string[] {
       ? t('image coverage: {0} in 1 image', percent(e.imageCoverage))
       : t('image coverage: {0} in {1} images', percent(e.imageCoverage), e.imageCount),
     t('vector ops: {0}, operators: {1}', e.vectorOps, e.operators),
+    ...layerLines(p),
   ];
   if (e.fonts.length) {
     const shown = e.fonts
@@ -108,6 +217,8 @@ export function findingsOf(report: DocumentReport, trustOcrLayer: boolean): stri
     const layer = n === 1 ? t('1 page with an OCR text layer') : t('{0} pages with an OCR text layer', n);
     out.push(trustOcrLayer ? layer : t('{0} (not trusted: reported for OCR)', layer));
   }
+  const layers = layerSummary(report);
+  if (layers) out.push(layers);
   for (const n of report.notes) out.push(n);
   return out;
 }
@@ -135,6 +246,15 @@ export interface PageNode {
   uri: string;
   page: number;
   route: PageRoute;
+  /** listed under the document's re-OCR group (its id differs from the same page's under its route group) */
+  via?: 'reocr';
+}
+/** The pages of a document whose OCR layer should be redone (poor grade): a group beside the route groups. */
+export interface ReocrNode {
+  kind: 'reocr';
+  id: string;
+  uri: string;
+  count: number;
 }
 /** A line under a document that could not be read. */
 export interface InfoNode {
@@ -143,7 +263,7 @@ export interface InfoNode {
   uri: string;
   text: string;
 }
-export type TreeNode = DocNode | GroupNode | PageNode | InfoNode;
+export type TreeNode = DocNode | GroupNode | ReocrNode | PageNode | InfoNode;
 
 export interface TreeDoc {
   uri: string;
@@ -167,6 +287,11 @@ export function docChildren(doc: TreeDoc, mode: GroupMode, filter: ReadonlySet<P
   const out: TreeNode[] = [];
   for (const route of PAGE_ROUTES) {
     const count = report.routeCounts[route];
+    // the pages to re-OCR come first among the OCR layers: what to do about them, then all of them
+    if (route === 'ocr-layer' && shown(route)) {
+      const re = reocrPages(report).length;
+      if (re > 0) out.push(reocrNode(uri, re));
+    }
     if (count > 0 && shown(route)) out.push({ kind: 'group', id: `group|${uri}|${route}`, uri, route, count });
   }
   return out;
@@ -176,7 +301,18 @@ export function groupChildren(doc: TreeDoc, route: PageRoute): PageNode[] {
   return doc.report.pages.filter((p) => p.route === route).map((p) => pageNode(doc.uri, p));
 }
 
-function pageNode(uri: string, p: PageReport): PageNode {
+/** The pages of the re-OCR group. */
+export function reocrChildren(doc: TreeDoc): PageNode[] {
+  const poor = new Set(reocrPages(doc.report));
+  return doc.report.pages.filter((p) => poor.has(p.page)).map((p) => pageNode(doc.uri, p, 'reocr'));
+}
+
+function reocrNode(uri: string, count: number): ReocrNode {
+  return { kind: 'reocr', id: `reocr|${uri}`, uri, count };
+}
+
+function pageNode(uri: string, p: PageReport, via?: 'reocr'): PageNode {
+  if (via) return { kind: 'page', id: `page|${uri}|${p.page}|reocr`, uri, page: p.page, route: p.route, via };
   return { kind: 'page', id: `page|${uri}|${p.page}`, uri, page: p.page, route: p.route };
 }
 
@@ -185,9 +321,11 @@ export function parentOf(node: TreeNode, mode: GroupMode): TreeNode | undefined 
     case 'doc':
       return undefined;
     case 'group':
+    case 'reocr':
     case 'info':
       return docNode(node.uri);
     case 'page':
+      if (node.via === 'reocr') return reocrNode(node.uri, 0);
       return mode === 'route'
         ? { kind: 'group', id: `group|${node.uri}|${node.route}`, uri: node.uri, route: node.route, count: 0 }
         : docNode(node.uri);
@@ -227,6 +365,9 @@ export function sortDocs<T extends { label: string; report: DocumentReport }>(do
 // Problems entries
 
 export type Severity = 'warning' | 'information';
+
+/** The code of the document's poor-layer warning (its link opens the first page to re-OCR). */
+export const REOCR_CODE = 'reocr';
 
 export interface ProblemSpec {
   severity: Severity;
@@ -330,6 +471,18 @@ export function problemsOf(report: DocumentReport, routes: ReadonlySet<PageRoute
     out.push({ severity: 'warning', message: t('Cannot analyse this PDF: {0}', report.error.message), code: report.error.reason, page: 0 });
   }
   for (const h of report.metadata.hints) out.push({ severity: 'information', message: h.message, code: h.kind, page: 0 });
+  // One warning for the document's poor OCR layers, linked to the first of them. Not when layers are not trusted:
+  // every ocr-layer page is then a re-OCR warning of its own already.
+  const poor = trustOcrLayer ? reocrPages(report) : [];
+  if (poor.length > 0) {
+    const where = pageRanges(poor);
+    out.push({
+      severity: 'warning',
+      message: poor.length === 1 ? t('OCR layer poor on page {0}: re-OCR advised', where) : t('OCR layer poor on pages {0}: re-OCR advised', where),
+      code: REOCR_CODE,
+      page: poor[0],
+    });
+  }
   const pages = report.pages;
   for (let i = 0; i < pages.length;) {
     const p = pages[i];
@@ -393,6 +546,8 @@ export function metadataSections(report: DocumentReport, trustOcrLayer: boolean)
     },
     { label: t('Analysis time'), value: t('{0} ms', Math.round(report.elapsedMs)) },
   ];
+  const tally = layerTally(report.pages);
+  if (tally) doc.splice(2, 0, { label: t('OCR layer'), value: layerCountsText(tally) });
   const rows = (rec: Record<string, string>) =>
     Object.keys(rec)
       .sort()
@@ -434,6 +589,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
     };
     if (p.notes) o.notes = p.notes;
     if (e.fonts.length) o.fontRows = fontRowsOf(e.fonts);
+    const q = gradedLayer(p);
+    if (q) o.layer = { score: q.score, reocr: q.reocr };
     return o;
   });
   const r: OverlayReport = {

@@ -4,8 +4,15 @@ import type { PageRoute } from '../analyzer/types';
 import {
   countsText,
   docChildren,
+  docDescription,
   distinctNames,
   docNode,
+  gradedLayer,
+  LAYER_GRADE_STYLE,
+  layerGrade,
+  layerSummary,
+  reocrChildren,
+  reocrPages,
   type DocNode,
   type GroupMode,
   groupChildren,
@@ -97,6 +104,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     const doc = { uri: entry.uri, report: entry.report };
     if (node.kind === 'doc') return docChildren(doc, this.mode, this.filter);
     if (node.kind === 'group') return groupChildren(doc, node.route);
+    if (node.kind === 'reocr') return reocrChildren(doc);
     return [];
   }
 
@@ -119,11 +127,12 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         if (!entry) return item;
         const r = entry.report;
         const v = verdictOf(r, trust);
-        item.description = v.summary;
+        item.description = docDescription(r, trust);
         item.tooltip = [
           entry.label,
           v.summary,
           r.error ? '' : countsText(r.routeCounts),
+          layerSummary(r) ?? '',
           vscode.l10n.t('analysed in {0} ms', Math.round(r.elapsedMs)),
         ]
           .filter(Boolean)
@@ -132,7 +141,7 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
           ? 'charts.orange'
           : v.needsOcr
             ? 'charts.red'
-            : r.routeCounts.review || r.routeCounts.unknown
+            : r.routeCounts.review || r.routeCounts.unknown || reocrPages(r).length
               ? 'charts.yellow'
               : 'charts.green';
         item.iconPath = new vscode.ThemeIcon('file-pdf', new vscode.ThemeColor(color));
@@ -153,6 +162,20 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
         return item;
       }
+      case 'reocr': {
+        const item = new vscode.TreeItem(vscode.l10n.t('re-OCR advised ({0})', node.count), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.contextValue = 'pdfReocrGroup';
+        item.tooltip =
+          node.count === 1
+            ? vscode.l10n.t('1 page whose OCR layer is poor (more than a quarter of its characters estimated wrong): run OCR on it again')
+            : vscode.l10n.t(
+                '{0} pages whose OCR layer is poor (more than a quarter of their characters estimated wrong): run OCR on them again',
+                node.count,
+              );
+        item.iconPath = new vscode.ThemeIcon('refresh', new vscode.ThemeColor(LAYER_GRADE_STYLE.poor.color));
+        return item;
+      }
       case 'page': {
         const p =
           entry?.report.pages[node.page - 1]?.page === node.page
@@ -162,7 +185,9 @@ export class RoutesTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
         const item = new vscode.TreeItem(vscode.l10n.t('Page {0}', node.page), vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.contextValue = 'pdfPage';
-        item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(style.color));
+        // a graded OCR layer: the route's icon in the grade's colour (the description says the grade in words)
+        const q = p ? gradedLayer(p) : undefined;
+        item.iconPath = new vscode.ThemeIcon(style.icon, new vscode.ThemeColor(q ? LAYER_GRADE_STYLE[layerGrade(q)].color : style.color));
         if (p) {
           item.description = pageDescription(p, this.mode === 'page');
           // A plain string tooltip: font names come from the PDF and must not be read as markdown.

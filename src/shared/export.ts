@@ -46,6 +46,21 @@ export const CSV_COLUMNS = [
   'error',
 ] as const;
 
+/** The layer-quality columns (AnalyzerOptions.layerQuality), appended after CSV_COLUMNS: empty on pages without a score. */
+export const LAYER_CSV_COLUMNS = ['layerScore', 'reocr'] as const;
+
+/**
+ * The columns of the extension's CSV export: CSV_COLUMNS, then LAYER_CSV_COLUMNS. The CLI's `merge --csv` still writes
+ * CSV_COLUMNS alone (src/cli/merge.ts builds its own rows); it gets these by writing this header and appending
+ * layerCsvCells(page.layerQuality) to each row.
+ */
+export const EXPORT_CSV_COLUMNS = [...CSV_COLUMNS, ...LAYER_CSV_COLUMNS] as const;
+
+/** The layer-quality cells of a page (`layerScore`, `reocr`): its score and advice, empty when it was not scored. */
+export function layerCsvCells(q: { score: number; reocr: boolean } | undefined): [number | undefined, boolean | undefined] {
+  return q ? [q.score, q.reocr] : [undefined, undefined];
+}
+
 /**
  * One CSV cell. Text cells are quoted when needed, and a text cell that a spreadsheet would take for a formula
  * (=, +, -, @, tab, CR at the start) gets a leading apostrophe: file names and PDF strings are untrusted.
@@ -60,7 +75,7 @@ export function csvCell(v: string | number | boolean | undefined): string {
 }
 
 export function toCsv(docs: readonly ExportDoc[]): string {
-  const lines: string[] = [CSV_COLUMNS.join(',')];
+  const lines: string[] = [EXPORT_CSV_COLUMNS.join(',')];
   for (const { file, report } of docs) {
     const fileLevel = {
       pdfVersion: report.pdfVersion,
@@ -87,6 +102,7 @@ export function toCsv(docs: readonly ExportDoc[]): string {
           fileLevel.pdfVersion,
           fileLevel.encrypted,
           fileLevel.error,
+          ...layerCsvCells(undefined),
         ]
           .map(csvCell)
           .join(','),
@@ -114,6 +130,7 @@ export function toCsv(docs: readonly ExportDoc[]): string {
           fileLevel.pdfVersion,
           fileLevel.encrypted,
           fileLevel.error,
+          ...layerCsvCells(e.layerQuality),
         ]
           .map(csvCell)
           .join(','),

@@ -91,6 +91,11 @@ export interface PageOverlay {
   mediaBox: Rect;
   rotate: number;
   notes?: string[];
+  /**
+   * The OCR layer's score (AnalyzerOptions.layerQuality) on a graded page (an `ocr-layer` page with a score): the
+   * badge's grade and the colour of the layer's runs. Page-level: the analyzer scores no word on its own.
+   */
+  layer?: { score: number; reocr: boolean };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -291,6 +296,8 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
   };
   if (Array.isArray(x.notes)) out.notes = stringList(x.notes);
   if (Array.isArray(x.fontRows)) out.fontRows = parseFontRows(x.fontRows);
+  if (isObj(x.layer) && isFiniteNumber(x.layer.score) && typeof x.layer.reocr === 'boolean')
+    out.layer = { score: Math.min(1, Math.max(0, x.layer.score)), reocr: x.layer.reocr };
   return out;
 }
 
