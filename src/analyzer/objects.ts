@@ -55,21 +55,6 @@ export class PdfStream {
   ) {}
 }
 
-export function isDict(v: unknown): v is PdfDict {
-  return v instanceof PdfDict;
-}
-export function isStream(v: unknown): v is PdfStream {
-  return v instanceof PdfStream;
-}
-export function isRef(v: unknown): v is Ref {
-  return v instanceof Ref;
-}
-export function isName(v: unknown): v is string {
-  return typeof v === 'string';
-}
-export function isPdfString(v: unknown): v is Uint8Array {
-  return v instanceof Uint8Array;
-}
 export function isNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
@@ -102,10 +87,6 @@ export function getDict(r: Resolver, d: PdfDict | undefined, key: string): PdfDi
   if (v instanceof PdfStream) return v.dict;
   return undefined;
 }
-export function getStream(r: Resolver, d: PdfDict | undefined, key: string): PdfStream | undefined {
-  const v = r.resolve(d?.get(key));
-  return v instanceof PdfStream ? v : undefined;
-}
 export function getArray(r: Resolver, d: PdfDict | undefined, key: string): PdfValue[] | undefined {
   const v = r.resolve(d?.get(key));
   return Array.isArray(v) ? v : undefined;
@@ -117,10 +98,6 @@ export function getNumber(r: Resolver, d: PdfDict | undefined, key: string): num
 export function getName(r: Resolver, d: PdfDict | undefined, key: string): string | undefined {
   const v = r.resolve(d?.get(key));
   return typeof v === 'string' ? v : undefined;
-}
-export function getString(r: Resolver, d: PdfDict | undefined, key: string): Uint8Array | undefined {
-  const v = r.resolve(d?.get(key));
-  return v instanceof Uint8Array ? v : undefined;
 }
 /** Resolves an array's elements to numbers; undefined if any is not a number. */
 export function numberArray(r: Resolver, v: PdfValue | undefined): number[] | undefined {
