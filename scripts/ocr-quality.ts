@@ -4,7 +4,7 @@
  * Runs the built CLI (dist/cli.js classify --json --layer-quality) over the split's PDFs, writes the records, runs the
  * split's own judge (`python3 score.py labels.jsonl records.jsonl --json`) and prints: Spearman(score, −CER), AUROC of a
  * low score for the pages to re-OCR, decision accuracy, a confusion table per recipe kind; the same figures for each
- * signal and for simple text-only baselines; and an overfitting check (the three weights refitted leaving one document
+ * signal and for simple text-only baselines; and an overfitting check (the model refitted leaving one document
  * out, and on split halves).
  *
  *   node --import tsx scripts/ocr-quality.ts [--out FILE] [--check BASELINE.json] [--write-baseline BASELINE.json] [--quiet]
@@ -121,9 +121,12 @@ function main(): number {
     rows.map((r) => r.score),
     true,
   );
-  table('wordLike (language, scored)', sig('wordLike', 0), true);
+  table('wordLikeEither (language, scored)', sig('wordLikeEither', 0), true);
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
-  table('inkCovered (image, scored)', sig('inkCovered', 1 - MISSING.floor), true);
+  table('garbled (word shape, scored)', sig('garbled', 0), false);
+  table('textInkMissed (image, scored)', sig('textInkMissed', MISSING.floor), false);
+  table('wordLike (one language)', sig('wordLike', 0), true);
+  table('inkCovered (all ink)', sig('inkCovered', 1 - MISSING.floor), true);
   table('bitsPerChar (trigram LM)', sig('bitsPerChar', 8), false);
   table('symbolShare', sig('symbolShare', 0), false);
   table('fragments (1-2 letter words)', sig('fragments', 0), false);
@@ -143,21 +146,35 @@ function main(): number {
     false,
   );
 
+  // each signal per recipe kind (means), so a signal's reach is seen kind by kind
+  const shownSignals = ['wordLikeEither', 'widthSpread', 'garbled', 'textInkMissed', 'inkCovered', 'bitsPerChar', 'estimatedCer'];
+  log(`\nsignal means per recipe kind (poor pages apart)\n  ${'kind'.padEnd(28)}${shownSignals.map((k) => k.slice(0, 13).padStart(14)).join('')}`);
+  for (const k of kinds)
+    for (const poor of [false, true]) {
+      const rs = rows.filter((r) => r.kind === k && r.reocr === poor);
+      if (!rs.length) continue;
+      const mean = (name: string) => {
+        const v = rs.map((r) => r.signals[name]).filter((x): x is number => typeof x === 'number');
+        return v.length ? (v.reduce((a, b) => a + b, 0) / v.length).toFixed(3) : '-';
+      };
+      log(`  ${`${k}${poor ? ' (poor)' : ''} ×${rs.length}`.padEnd(28)}${shownSignals.map((n) => mean(n).padStart(14)).join('')}`);
+    }
+
   // overfitting check: refit the model (floor and slope of the missing share on a grid, the text weights by ridge
   // least squares) without each document, and on halves
-  const wl = sig('wordLike', 0);
+  const wl = sig('wordLikeEither', 0);
   const ws = sig('widthSpread', 0);
-  const ic = sig('inkCovered', 1 - MISSING.floor);
-  const X = rows.map((_, i) => [wl[i], ws[i]]);
-  const miss = ic.map((v) => 1 - v);
+  const gb = sig('garbled', 0);
+  const X = rows.map((_, i) => [wl[i], Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02)]);
+  const miss = sig('textInkMissed', MISSING.floor);
   const cers = rows.map((r) => r.cer);
   const all = rows.map((_, i) => i);
   const full = fitModel(X, miss, cers, all);
   log(
-    `\nmodel refitted on all pages: missing = (inkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, wordLike ${full.w[1].toFixed(2)}, widthSpread ${full.w[2].toFixed(2)}`,
+    `\nmodel refitted on all pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, wordLikeEither ${full.w[1].toFixed(2)}, ln widthSpread ${full.w[2].toFixed(2)}, ln garbled ${full.w[3].toFixed(2)}`,
   );
   log(
-    `shipped (rounded):            missing = (inkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, wordLike ${WEIGHTS.wordLike}, widthSpread ${WEIGHTS.widthSpread}`,
+    `shipped (rounded):            missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, wordLikeEither ${WEIGHTS.wordLikeEither}, ln widthSpread ${WEIGHTS.widthSpread}, ln garbled ${WEIGHTS.garbled}`,
   );
   const files = [...new Set(rows.map((r) => r.file))].sort();
   const lodo = new Array<number>(rows.length);
@@ -334,8 +351,8 @@ function ridge(X: number[][], y: number[]): number[] {
   return [w[0] - raw.reduce((s, v, j) => s + v * mu[j], 0), ...raw];
 }
 /**
- * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((inkMissed − floor)·slope),
- * ln(e + 0.01) linear in the text signals. Floor and slope from a grid; for each, the weights by ridge on the text error
+ * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((textInkMissed − floor)·slope),
+ * ln(e + 0.01) linear in the text signals (wordLikeEither, ln(widthSpread + 0.02), ln(garbled + 0.02)). Floor and slope from a grid; for each, the weights by ridge on the text error
  * the CER implies; the pair whose fit is closest in ln(CER + 0.01) wins.
  */
 function fitModel(
@@ -346,7 +363,7 @@ function fitModel(
 ): { floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } {
   let best: { err: number; floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } | undefined;
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
-    for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.8, 1]) {
+    for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1]) {
       const share = (m: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope));
       const y = idx.map((i) => {
         const f = share(miss[i]);
@@ -358,7 +375,7 @@ function fitModel(
       );
       const predict = (x: number[], m: number) => {
         const f = share(m);
-        return f + (1 - f) * Math.max(0, Math.exp(predictLinear(w, x)) - 0.01);
+        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01));
       };
       let err = 0;
       for (const i of idx) err += (Math.log(predict(X[i], miss[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;

@@ -66,41 +66,56 @@ export interface LayerQualityInput {
 export const REOCR_CER = 0.25;
 
 /**
- * The text's error rate: ln(e + 0.01) = intercept + Σ weight·signal. Fitted on the 121 dev pages (scripts/ocr-quality.ts
- * prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
+ * The text's error rate: ln(e + 0.01) = intercept + wordLike·wordLikeEither + widthSpread·ln(widthSpread + 0.02) +
+ * garbled·ln(garbled + 0.02), i.e. e grows as a power of the words' misfit to their boxes and of the share of garbled
+ * words, and falls exponentially with the share of words that read like the page's languages. Fitted on the 121 dev
+ * pages (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
  */
 export const WEIGHTS = {
-  intercept: -0.95,
-  /** language: words that read like the page's language lower the error */
-  wordLike: -3.7,
-  /** layout: words that do not fit their boxes raise it */
-  widthSpread: 8.3,
+  intercept: 4.1,
+  /** language: words that read like one of the page's two likeliest languages lower the error */
+  wordLikeEither: -2.55,
+  /** layout (exponent): words that do not fit their boxes raise it */
+  widthSpread: 1.6,
+  /** word shape (exponent): words with a shape no word has (a capital after a small letter, a digit between letters, two scripts) raise it */
+  garbled: 0.37,
 };
 
-/** the share of the text missing: (inkMissed − floor) × slope, within 0..MISSING.max */
-export const MISSING = { floor: 0.03, slope: 0.5, max: 0.95 };
+/** the share of words that read like no language of the page on a clean layer at most (dev split: 0.07–0.36) */
+export const UNWORDLIKE_CLEAN = 0.4;
+
+/** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
+export const MISSING = { floor: 0.01, slope: 0.7, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
-export function estimateCer(s: { wordLike: number; widthSpread: number; inkMissed: number }): number {
-  const z = WEIGHTS.intercept + WEIGHTS.wordLike * s.wordLike + WEIGHTS.widthSpread * s.widthSpread;
-  const e = Math.max(0, Math.exp(z) - 0.01);
-  const missing = Math.min(MISSING.max, Math.max(0, (s.inkMissed - MISSING.floor) * MISSING.slope));
+export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; textInkMissed: number }): number {
+  const z =
+    WEIGHTS.intercept +
+    WEIGHTS.wordLikeEither * s.wordLikeEither +
+    WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
+    WEIGHTS.garbled * Math.log(s.garbled + 0.02);
+  // the text alone bounds the error from below: words that read like no language of the page beyond the share a clean
+  // page has (names, commands, numbers) are wrong words, whatever their boxes say; boxes that fit well must not hide them
+  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, 1 - s.wordLikeEither - UNWORDLIKE_CLEAN));
+  const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
   return missing + (1 - missing) * e;
 }
 
-/** what inkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
-const INK_MISSED_UNKNOWN = 0.03;
+/** what textInkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
+const INK_MISSED_UNKNOWN = MISSING.floor;
 
 export type SignalName =
   | Exclude<keyof typeof WEIGHTS, 'intercept'>
   | 'inkMissed'
+  | 'textInkMissed'
   | 'bitsPerChar'
   | 'symbolShare'
   | 'badShare'
   | 'mixedScript'
   | 'fragments'
   | 'longWords'
-  | 'boxesOffInk';
+  | 'boxesOffInk'
+  | 'wordLike';
 
 export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
@@ -113,19 +128,23 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   if ('note' in ink) {
     signals.image = ink.note;
     x.values.inkMissed = INK_MISSED_UNKNOWN;
+    x.values.textInkMissed = INK_MISSED_UNKNOWN;
   } else {
     signals.inkCovered = r3(1 - ink.inkMissed);
     signals.boxesOnInk = r3(1 - ink.boxesOffInk);
+    signals.textInkMissed = r3(ink.textInkMissed);
     x.values.inkMissed = ink.inkMissed;
+    x.values.textInkMissed = ink.textInkMissed;
     x.values.boxesOffInk = ink.boxesOffInk;
   }
   if (input.font) signals.font = input.font;
   if (input.producer) signals.producer = input.producer.slice(0, 80);
   const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
   const cer = estimateCer({
-    wordLike: num(x.values.wordLike, 0),
+    wordLikeEither: num(x.values.wordLikeEither, 0),
     widthSpread: num(x.values.widthSpread, 0),
-    inkMissed: num(x.values.inkMissed, INK_MISSED_UNKNOWN),
+    garbled: num(x.values.garbled, 0),
+    textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
   });
   signals.estimatedCer = r3(cer);
   let score = Math.min(1, Math.max(0, 1 - cer));
@@ -167,6 +186,15 @@ function classOf(cp: number): number {
   return cls;
 }
 
+/** 1 small letter, 2 capital, 0 a letter without case (Latin-1, Latin Extended-A, Greek and Cyrillic told apart; others 0) */
+function caseOf(cp: number): number {
+  if (cp >= 0x430 && cp <= 0x45f) return 1;
+  if (cp >= 0x400 && cp <= 0x42f) return 2;
+  if (cp >= 0xdf && cp <= 0xff) return cp === 0xf7 ? 0 : 1;
+  if (cp >= 0xc0 && cp <= 0xde) return cp === 0xd7 ? 0 : 2;
+  return 0;
+}
+
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
   let nonSpace = 0;
@@ -180,16 +208,33 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   let wLetters = 0;
   let wLatin = false;
   let wCyrillic = false;
+  // word shape: the kind of the previous character (0 other, 1 lower, 2 upper, 3 digit), a digit after a letter,
+  // and whether the word has a shape no word of a language has (a capital after a small letter, a digit between letters)
+  let wPrev = 0;
+  let wLetterDigit = false;
+  let wBad = false;
+  let garbled = 0;
   const endWord = (): void => {
     if (wLetters > 0) {
       words++;
       if (wLetters <= 2) frags++;
       if (wLetters >= 16) longs++;
       if (wLatin && wCyrillic) mixed++;
+      if (wBad || (wLatin && wCyrillic)) garbled++;
     }
     wLetters = 0;
     wLatin = false;
     wCyrillic = false;
+    wPrev = 0;
+    wLetterDigit = false;
+    wBad = false;
+  };
+  const shape = (kind: number): void => {
+    if (kind === 2 && wPrev === 1) wBad = true;
+    else if (kind === 3 && (wPrev === 1 || wPrev === 2)) wLetterDigit = true;
+    else if ((kind === 1 || kind === 2) && wLetterDigit && wPrev === 3) wBad = true;
+    if (kind === 1 || kind === 2) wLetterDigit = false;
+    wPrev = kind;
   };
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -213,7 +258,8 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
         if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) {
           wLetters++;
           wLatin = true;
-        }
+          shape(cp >= 97 ? 1 : 2);
+        } else shape(cp >= 48 && cp <= 57 ? 3 : 0);
       }
     } else {
       const cls = classOf(cp);
@@ -226,7 +272,8 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
         if (cls & C_LETTER) {
           wLetters += units;
           if (cp >= 0x400 && cp <= 0x4ff) wCyrillic = true;
-        }
+          shape(caseOf(cp));
+        } else shape(0);
       }
     }
     i += units - 1;
@@ -239,6 +286,8 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     symbolShare: nonSpace ? symbols / nonSpace : 0,
     badShare: nonSpace ? bad / nonSpace : 0,
     mixedScript: words ? mixed / words : 0,
+    garbled: words ? garbled / words : 0,
+    wordLikeEither: lang.wordLikeEither,
     fragments: words ? frags / words : 0,
     longWords: words ? longs / words : 0,
     widthSpread: spread,
@@ -296,7 +345,7 @@ function inkSignals(
   scan: ScanInput,
   budget: Budget | undefined,
   maxPixels: number,
-): { inkMissed: number; boxesOffInk: number } | { note: string } {
+): { inkMissed: number; textInkMissed: number; boxesOffInk: number } | { note: string } {
   const ink = inkOf(scan, budget, maxPixels);
   return 'note' in ink ? ink : coverage(ink.map, runs);
 }
@@ -335,7 +384,7 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): 
   return ink;
 }
 
-function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; boxesOffInk: number } {
+function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; textInkMissed: number; boxesOffInk: number } {
   const mask = new Uint8Array(m.width * m.height);
   let boxes = 0;
   let off = 0;
@@ -361,9 +410,75 @@ function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; boxesOffInk
     }
   }
   let covered = 0;
+  let coveredArea = 0;
   const ink = m.ink;
-  for (let i = 0; i < ink.length; i++) if (mask[i]) covered += ink[i];
-  return { inkMissed: m.total > 0 ? 1 - covered / m.total : 0, boxesOffInk: boxes > 0 ? off / boxes : 0 };
+  for (let i = 0; i < ink.length; i++)
+    if (mask[i]) {
+      covered += ink[i];
+      coveredArea++;
+    }
+  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0);
+  return {
+    inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
+    textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
+    boxesOffInk: boxes > 0 ? off / boxes : 0,
+  };
+}
+
+/** ink weight (of 255) from which a sample joins a blob of uncovered ink */
+const BLOB_INK = 8;
+/** the share of the covered text's ink density a blob needs to count as text */
+const BLOB_DENSITY = 0.5;
+/**
+ * The ink outside the layer's boxes that looks like text: blobs of uncovered ink (8-connected samples of at least
+ * BLOB_INK) whose ink fills their bounding box at least half as densely as the layer's boxes are filled. Text left
+ * out of a layer (a dropped line or block) is as dense as the text the layer covers; a form's frames and rules, a
+ * table's grid and line art spread little ink over a large box.
+ */
+function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
+  const w = m.width;
+  const h = m.height;
+  const ink = m.ink;
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  let total = 0;
+  for (let start = 0; start < ink.length; start++) {
+    if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
+    let sp = 0;
+    stack[sp++] = start;
+    seen[start] = 1;
+    let sum = 0;
+    let x0 = w;
+    let x1 = 0;
+    let y0 = h;
+    let y1 = 0;
+    while (sp > 0) {
+      const i = stack[--sp];
+      sum += ink[i];
+      const y = (i / w) | 0;
+      const x = i - y * w;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const j = yy * w + xx;
+          if (!seen[j] && !mask[j] && ink[j] >= BLOB_INK) {
+            seen[j] = 1;
+            stack[sp++] = j;
+          }
+        }
+      }
+    }
+    const area = (x1 - x0 + 1) * (y1 - y0 + 1);
+    if (sum / area >= BLOB_DENSITY * density) total += sum;
+  }
+  return total;
 }
 
 function r3(x: number): number {

@@ -137,6 +137,8 @@ export interface LanguageEvidence {
   bitsPerChar: number;
   /** share of words (2+ letters) whose own bits per character stay under WORD_BITS: words that read like the language */
   wordLike: number;
+  /** the same under either of the two likeliest languages */
+  wordLikeEither: number;
   /** letters scored */
   letters: number;
 }
@@ -166,7 +168,9 @@ export function languageEvidence(text: string): LanguageEvidence {
     }
     x[n++] = cp === 32 ? 0 : cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : other;
   }
-  if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, letters: 0 };
+  if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
+  let second: Language = 'en';
+  let secondBits = Infinity;
   for (const lang of LANGUAGES) {
     const m = ms.get(lang)!;
     let bits = 0;
@@ -178,14 +182,22 @@ export function languageEvidence(text: string): LanguageEvidence {
     }
     const bpc = bits / Math.max(1, count);
     if (bpc < bestBits) {
+      second = best;
+      secondBits = bestBits;
       bestBits = bpc;
       best = lang;
+    } else if (bpc < secondBits) {
+      secondBits = bpc;
+      second = lang;
     }
   }
-  // words under the chosen language
+  // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
+  // manual pages with English commands do, has words of both)
   const m = ms.get(best)!;
+  const m2 = ms.get(second)!;
   let words = 0;
   let like = 0;
+  let likeEither = 0;
   let letters = 0;
   let start = 1;
   for (let i = 1; i < n; i++) {
@@ -193,12 +205,24 @@ export function languageEvidence(text: string): LanguageEvidence {
     const len = i - start;
     if (len >= 2) {
       let bits = 0;
-      for (let k = start; k <= i; k++) bits += cost(m, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
+      let bits2 = 0;
+      for (let k = start; k <= i; k++) {
+        const a = k >= 2 ? x[k - 2] : 0;
+        bits += cost(m, a, x[k - 1], x[k]);
+        bits2 += cost(m2, a, x[k - 1], x[k]);
+      }
       words++;
       letters += len;
       if (bits / (len + 1) < WORD_BITS) like++;
+      if (Math.min(bits, bits2) / (len + 1) < WORD_BITS) likeEither++;
     }
     start = i + 1;
   }
-  return { language: best, bitsPerChar: bestBits, wordLike: words > 0 ? like / words : 0, letters };
+  return {
+    language: best,
+    bitsPerChar: bestBits,
+    wordLike: words > 0 ? like / words : 0,
+    wordLikeEither: words > 0 ? likeEither / words : 0,
+    letters,
+  };
 }
