@@ -1,6 +1,7 @@
 /**
  * The benchmark's floor: the least work any structural classifier must do — read the xref, walk the page tree and
  * decode every page's content streams — with no interpretation. Our analyzer is measured against it.
+ * Not part of the public API (index.ts): scripts/build.mjs bundles it alone as dist/bench/floor.js for bench/contenders.mjs.
  */
 import { openDocument } from './document';
 import { PdfStream } from './objects';
