@@ -134,3 +134,15 @@ test('a font that cannot be held even alone in the font cache makes its page unk
   // the same file with the default cache is plain text
   assert.equal(analyzePdfSync(pdf).pages[0].route, 'text');
 });
+
+test('the CMap limits of AnalyzerOptions reach the CMap parser through the document (maxCMapCodes, maxCMapBytes)', () => {
+  const map = () => '1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfrange <20> <7E> <0020> endbfrange';
+  const pdf = manyFontsPdf(1, map, 'TrueType', true);
+  const tu = (options?: Parameters<typeof analyzePdfSync>[1]) =>
+    analyzePdfSync(pdf, options).pages[0].evidence.fonts.find((f) => f.baseFont === 'F0')?.toUnicode;
+  assert.equal(tu(), 'yes');
+  // 95 codes: a cap of 10 cuts the map short, and a map cut short is 'broken'
+  assert.equal(tu({ maxCMapCodes: 10 }), 'broken');
+  // a stream read only in part is cut short too
+  assert.equal(tu({ maxCMapBytes: 40 }), 'broken');
+});

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PdfDict, PdfStream, PdfValue, Resolver } from '../src/analyzer/objects';
 import { FontCache, cffEncoding, loadFont, newTally, standard14, type TextTally } from '../src/analyzer/fonts';
-import { MAX_MAPPED_CODES, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from '../src/analyzer/cmap';
+import { cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from '../src/analyzer/cmap';
+import { DEFAULT_OPTIONS } from '../src/analyzer/options';
 import { Budget, BudgetExhausted } from '../src/analyzer/budget';
 import { cffStandardString, classifyGlyphName, classifyCodepoint, CLASS_BAD, CLASS_GOOD, CLASS_SPACE } from '../src/analyzer/encodings';
 
@@ -485,7 +486,7 @@ test('hostile bfrange <0000> <FFFF> and thousands of full-plane ranges stay boun
   const parsed = parseCMap(data);
   assert.ok(parsed.unicode);
   assert.ok(parsed.truncated);
-  assert.ok(parsed.unicode.assigned <= MAX_MAPPED_CODES);
+  assert.ok(parsed.unicode.assigned <= DEFAULT_OPTIONS.maxCMapCodes);
   assert.equal(parsed.unicode.dense.length, 0x10000);
   assert.equal(parsed.unicode.sparse, null); // the 4-byte range found the budget spent
   // the font built on it works and decodes
@@ -680,7 +681,7 @@ test('mutated CMaps, CFF programs and Type1 headers never throw and stay bounded
       const v = base.slice(0, base.length - rand(Math.min(base.length, 40)));
       for (let k = 0; k < 6; k++) v[rand(v.length)] = rand(256);
       const parsed = parseCMap(v);
-      assert.ok(!parsed.unicode || parsed.unicode.assigned <= MAX_MAPPED_CODES);
+      assert.ok(!parsed.unicode || parsed.unicode.assigned <= DEFAULT_OPTIONS.maxCMapCodes);
       cffEncoding(v);
       const font = d({
         Subtype: 'Type1',

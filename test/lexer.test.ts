@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cmd, EOF, Lexer, type Token } from '../src/analyzer/lexer';
+import { DEFAULT_OPTIONS } from '../src/analyzer/options';
+import { Parser } from '../src/analyzer/parser';
 
 const bytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const str = (t: Token): string =>
@@ -85,4 +87,18 @@ test('indexOf gives the same answers through its byte-by-byte path (small window
     const want = s.slice(0, to).indexOf('trailer', from);
     assert.equal(Lexer.indexOf(b, 'trailer', from, to), want, `window ${from}..${to}`);
   }
+});
+
+test('the lexer and the parser read their limits from AnalyzerOptions (maxTokenBytes, maxNameBytes, maxObjectNesting, maxObjectElements)', () => {
+  const limits = { ...DEFAULT_OPTIONS, maxTokenBytes: 4, maxNameBytes: 3, maxObjectNesting: 2, maxObjectElements: 3 };
+  const lx = new Lexer(bytes('(abcdefgh) <6162636465> /LongName /L#6fngName'), 0, undefined, limits);
+  assert.equal(str(lx.next()), 'abcd');
+  assert.equal(str(lx.next()), 'abcd');
+  assert.equal(lx.next(), 'Lon');
+  assert.equal(lx.next(), 'Lon');
+  const parse = (s: string) => new Parser(new Lexer(bytes(s), 0, undefined, limits), undefined, limits).parseValue();
+  assert.deepEqual(parse('[1 2 3 4 5]'), [1, 2, 3]);
+  assert.deepEqual(parse('[[1] [[2]] 3]'), [[1], [[]], 3]);
+  // the defaults, when none are given
+  assert.deepEqual(new Parser(new Lexer(bytes('[[[1]]]'))).parseValue(), [[[1]]]);
 });

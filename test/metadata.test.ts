@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { PdfDict, Ref } from '../src/analyzer/objects';
 import { decodePdfText, latin1 } from '../src/analyzer/text';
 import { parseXmp, producerHints, readMetadata } from '../src/analyzer/metadata';
+import { DEFAULT_OPTIONS } from '../src/analyzer/options';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -348,4 +349,19 @@ test('readMetadata end to end: Info + XMP → hints', () => {
   assert.equal(m.xmp['pdf:Producer'], 'pikepdf 8.15.1');
   const kinds = m.hints.map((h) => `${h.kind}:${h.field}`);
   assert.deepEqual(kinds, ['ocr-producer:Creator', 'scanner-producer:xmp:CreatorTool', 'info-xmp-mismatch:Creator']);
+});
+
+test('metadata limits come from AnalyzerOptions: values, keys, Info entries, XMP properties', () => {
+  const info = new PdfDict();
+  info.set('Title', ascii('a long title'));
+  info.set('Author', ascii('someone'));
+  info.set('Producer', ascii('x'));
+  const limits = { ...DEFAULT_OPTIONS, maxMetadataValueChars: 5, maxInfoEntries: 2, maxMetadataKeyChars: 5, maxXmpProperties: 1 };
+  const xmp = utf8(
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:pdf="http://ns.adobe.com/pdf/1.3/" pdf:Producer="long producer" pdf:Keywords="k"/></rdf:RDF></x:xmpmeta>',
+  );
+  const m = readMetadata(info, xmp, limits);
+  assert.deepEqual(m.info, { Title: 'a lo\u2026' });
+  assert.deepEqual(m.xmp, { 'pdf:\u2026': 'long\u2026' });
+  assert.deepEqual(readMetadata(info, xmp).xmp, { 'pdf:Producer': 'long producer', 'pdf:Keywords': 'k' });
 });

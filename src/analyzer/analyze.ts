@@ -209,7 +209,7 @@ function metadataOf(doc: OpenedDocument, opts: AnalyzerOptions, notes: string[])
       if (dec.error) notes.push(`the XMP metadata stream is damaged: ${dec.error.slice(0, 120)}`);
       xmp = dec.data;
     }
-    return readMetadata(info, xmp, opts.maxMetadataBytes);
+    return readMetadata(info, xmp, opts);
   } catch (e) {
     notes.push(`the metadata could not be read: ${String(e).slice(0, 160)}`);
     return { info: {}, xmp: {}, hints: [] };

@@ -1,8 +1,10 @@
 /**
  * The analysis's spine: one Budget per document holds the deadline, the account of decoded bytes held in memory,
  * and which stage ran out first. Every stage whose work grows with the input asks it, and nothing else reads the
- * clock or decides a bound (the bounds themselves are AnalyzerOptions).
+ * clock or decides a bound (the bounds themselves are AnalyzerOptions, carried here as `limits` so that every stage
+ * the budget reaches can read them).
  */
+import { DEFAULT_OPTIONS, type Limits } from './options';
 
 /** The stages that spend the budget; the report names the one that ran out. */
 export type Stage = 'xref' | 'object-stream' | 'page-tree' | 'fonts' | 'cmap' | 'decode' | 'content' | 'metadata';
@@ -25,10 +27,13 @@ export class Budget {
   /**
    * @param deadline `Date.now()` past which work stops (Infinity: none)
    * @param maxHeldBytes decoded bytes that may be held at once (streams, object-stream cache, CMaps, font programs)
+   * @param limits the document's resolved options: the bounds of every stage this budget reaches (fonts, CMaps…).
+   *   The document opener sets them to the options it was given (openDocument), as it sets the xref's budget.
    */
   constructor(
     readonly deadline: number,
     readonly maxHeldBytes: number = Infinity,
+    public limits: Limits = DEFAULT_OPTIONS,
   ) {}
 
   static unbounded(): Budget {

@@ -6,11 +6,13 @@
  * The text itself is never kept: each mapped code stores its class (see encodings.ts) in a dense Uint16Array
  * for codes below 65536 and in a Map above, which keeps a `<0000> <FFFF>` bfrange at one typed-array fill.
  *
- * Hostile input: the number of codes a map may assign and the number of ranges are capped, the tokenizer is
- * a single forward byte loop, and nothing recurses.
+ * Hostile input: the number of codes a map may assign and the number of ranges are capped (AnalyzerOptions:
+ * maxCMapCodes, maxCidRanges, maxCodespaceRanges, maxLazyRanges, maxCMapStringBytes), the tokenizer is a single
+ * forward byte loop, and nothing recurses.
  */
 import { type Budget, BudgetExhausted } from './budget';
 import { CodeClass, addClass, classifyCodepoint, CLASS_SPACE } from './encodings';
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { latin1 } from './text';
 
 export interface CodespaceRange {
@@ -106,10 +108,13 @@ export class UnicodeMap {
     }
   }
 
-  /** false when the range could not be kept (too many already): the caller marks the map truncated */
-  addLazy(lo: number, hi: number, target: Uint8Array, offset: number): boolean {
+  /**
+   * false when the range could not be kept (`maxRanges` held already): the caller marks the map truncated
+   * @param maxRanges AnalyzerOptions.maxLazyRanges
+   */
+  addLazy(lo: number, hi: number, target: Uint8Array, offset: number, maxRanges: number): boolean {
     const lazy = (this.lazy ??= []);
-    if (lazy.length >= MAX_LAZY_RANGES) return false;
+    if (lazy.length >= maxRanges) return false;
     lazy.push({ lo, hi, target, offset });
     // a range spends one unit of the map's code budget: it holds no per-code data
     this.assigned++;
@@ -248,17 +253,12 @@ export function toUnicodeMap(parsed: ParsedCMap): UnicodeMap | null {
   return out;
 }
 
-/** Codes one map may assign in total (a full 2-byte plane four times over). */
-export const MAX_MAPPED_CODES = 1 << 18;
-/** cidrange/cidchar entries kept */
-export const MAX_CID_RANGES = 1 << 16;
-/** codespace ranges kept */
-const MAX_CODESPACE = 64;
-/** bfranges over codes above 0xFFFF kept as ranges (each is looked up by a scan) */
-const MAX_LAZY_RANGES = 1024;
-/** a bfrange longer than this above 0xFFFF is kept as a range rather than code by code */
+/** The bounds a CMap parse reads (AnalyzerOptions); the document's come with its Budget (Budget.limits). */
+export type CMapLimits = Pick<AnalyzerOptions, 'maxCMapCodes' | 'maxCidRanges' | 'maxCodespaceRanges' | 'maxLazyRanges' | 'maxCMapStringBytes'>;
+
+/** a bfrange longer than this above 0xFFFF is kept as a range rather than code by code (a representation choice, not a limit) */
 const LAZY_RANGE_MIN = 256;
-/** tokens (and codes of a range) between two looks at the clock */
+/** tokens (and codes of a range) between two looks at the clock: tuning, the deadline is the limit */
 const CLOCK_EVERY = 4096;
 
 // Token kinds
@@ -270,8 +270,6 @@ const T_KEYWORD = 4;
 const T_ARRAY_OPEN = 5;
 const T_ARRAY_CLOSE = 6;
 const T_OTHER = 7;
-
-const MAX_STR = 512;
 
 function isWs(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 0;
@@ -286,20 +284,26 @@ function hexVal(c: number): number {
   return -1;
 }
 
-/** A forward-only tokenizer over a CMap's bytes. Strings land in a reused scratch buffer. */
+/**
+ * A forward-only tokenizer over a CMap's bytes. Strings land in a reused scratch buffer of
+ * `limits.maxCMapStringBytes` bytes; longer ones are cut (strTruncated).
+ */
 export class CMapLexer {
   pos = 0;
   start = 0;
   end = 0;
   num = 0;
-  str = new Uint8Array(MAX_STR);
+  str: Uint8Array;
   strLen = 0;
   strTruncated = false;
   private tokens = 0;
   constructor(
     readonly d: Uint8Array,
     private readonly budget: Budget | undefined,
-  ) {}
+    limits: Pick<AnalyzerOptions, 'maxCMapStringBytes'> = budget ? budget.limits : DEFAULT_OPTIONS,
+  ) {
+    this.str = new Uint8Array(Math.max(0, Math.floor(limits.maxCMapStringBytes)));
+  }
 
   next(): number {
     // hundreds of fonts with megabytes of CMap each: parsing is work that grows with the input, so it sees the clock
@@ -331,6 +335,8 @@ export class CMapLexer {
       let q = p + 1;
       let len = 0;
       let hi = -1;
+      const str = this.str;
+      const max = str.length;
       this.strTruncated = false;
       while (q < n && d[q] !== 62) {
         const v = hexVal(d[q]);
@@ -338,13 +344,13 @@ export class CMapLexer {
         if (v < 0) continue;
         if (hi < 0) hi = v;
         else {
-          if (len < MAX_STR) this.str[len++] = (hi << 4) | v;
+          if (len < max) str[len++] = (hi << 4) | v;
           else this.strTruncated = true;
           hi = -1;
         }
       }
       if (hi >= 0) {
-        if (len < MAX_STR) this.str[len++] = hi << 4;
+        if (len < max) str[len++] = hi << 4;
         else this.strTruncated = true;
       }
       this.strLen = len;
@@ -355,6 +361,8 @@ export class CMapLexer {
       let q = p + 1;
       let depth = 1;
       let len = 0;
+      const str = this.str;
+      const max = str.length;
       this.strTruncated = false;
       while (q < n) {
         let b = d[q++];
@@ -375,7 +383,7 @@ export class CMapLexer {
           depth--;
           if (depth === 0) break;
         }
-        if (len < MAX_STR) this.str[len++] = b;
+        if (len < max) str[len++] = b;
         else this.strTruncated = true;
       }
       this.strLen = len;
@@ -492,9 +500,14 @@ function singleTarget(str: Uint8Array, len: number, offset: number): number {
 /**
  * Parses a CMap stream's bytes. Throws only BudgetExhausted (the budget's deadline passed); otherwise what could
  * not be read is left out.
+ * @param limits the caps (default: the budget's, else the defaults)
  */
-export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
-  const lx = new CMapLexer(data, budget);
+export function parseCMap(data: Uint8Array, budget?: Budget, limits: CMapLimits = budget ? budget.limits : DEFAULT_OPTIONS): ParsedCMap {
+  const lx = new CMapLexer(data, budget, limits);
+  const maxCodes = limits.maxCMapCodes;
+  const maxCidRanges = limits.maxCidRanges;
+  const maxCodespace = limits.maxCodespaceRanges;
+  const maxLazy = limits.maxLazyRanges;
   const out: ParsedCMap = { codespace: [], wmode: 0, unicode: null, cids: null, truncated: false };
   let uni = null as UnicodeMap | null;
   const cidLo: number[] = [];
@@ -502,7 +515,7 @@ export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
   const cidVal: number[] = [];
   let lastName = '';
   let pendingKey = '';
-  const hasRoom = () => (uni ? uni.assigned : 0) < MAX_MAPPED_CODES;
+  const hasRoom = () => (uni ? uni.assigned : 0) < maxCodes;
   const uniMap = () => (uni ??= new UnicodeMap());
 
   try {
@@ -517,7 +530,7 @@ export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
             const len = lx.strLen;
             if (lx.next() !== T_STR) break;
             const hi = lx.code();
-            if (lo >= 0 && hi >= lo && out.codespace.length < MAX_CODESPACE) out.codespace.push({ len, lo, hi });
+            if (lo >= 0 && hi >= lo && out.codespace.length < maxCodespace) out.codespace.push({ len, lo, hi });
           }
           if (t === T_EOF) break;
         } else if (lx.is('beginbfchar')) {
@@ -555,12 +568,12 @@ export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
               if (lazy) {
                 // codes above 0xFFFF would take a Map entry each: keep that part as a range (a <00000000> <FFFFFFFF>
                 // one costs one), and only the codes below 0x10000 go into the table
-                if (m.assigned >= MAX_MAPPED_CODES || !m.addLazy(lazyLo, hi, lx.str.slice(0, strLen & ~1), lazyLo - lo)) out.truncated = true;
+                if (m.assigned >= maxCodes || !m.addLazy(lazyLo, hi, lx.str.slice(0, strLen & ~1), lazyLo - lo, maxLazy)) out.truncated = true;
                 if (lo >= 0x10000) continue;
               }
               let count = (lazy ? lazyLo - 1 : hi) - lo + 1;
               // the last code point advances through the range
-              const room = MAX_MAPPED_CODES - m.assigned;
+              const room = maxCodes - m.assigned;
               if (count > room) {
                 count = Math.max(0, room);
                 out.truncated = true;
@@ -601,7 +614,7 @@ export function parseCMap(data: Uint8Array, budget?: Budget): ParsedCMap {
             t = lx.next();
             if (t !== T_NUM) break;
             if (lo >= 0 && hi >= lo && lx.num >= 0) {
-              if (cidLo.length < MAX_CID_RANGES) {
+              if (cidLo.length < maxCidRanges) {
                 cidLo.push(lo);
                 cidHi.push(hi);
                 cidVal.push(Math.floor(lx.num));

@@ -49,6 +49,8 @@ function plainBytes(bytes: Uint8Array): Uint8Array {
 export function openDocument(input: Uint8Array, options: AnalyzerOptions, budget: Budget = Budget.unbounded()): OpenedDocument {
   const bytes = plainBytes(input);
   const notes: string[] = [];
+  // the stages the budget reaches (fonts, CMaps) read their bounds from it: they are this document's options
+  budget.limits = options;
   const xref = new XRef(bytes, options);
   xref.budget = budget;
   const result: OpenedDocument = { xref, version: undefined, catalog: undefined, pages: [], encryption: { encrypted: false }, notes };
@@ -126,7 +128,11 @@ export function openDocument(input: Uint8Array, options: AnalyzerOptions, budget
   return result;
 }
 
-/** Resolves a dictionary's values (and nested dictionaries/arrays) to direct objects, to a small depth. */
+/**
+ * Resolves a dictionary's values (and nested dictionaries/arrays) to direct objects, to a small depth. The depth
+ * and the 64 array elements are the shape of what is read this way (the /Encrypt dictionary and its /CF crypt
+ * filters), not limits of hostile input: nothing deeper or longer is ever looked at.
+ */
 export function deepResolve(xref: XRef, v: PdfValue | undefined, depth: number): PdfValue | undefined {
   const r = xref.resolve(v);
   if (depth > 4) return r;

@@ -52,7 +52,10 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map([
   ['RL', 'rl'],
 ]);
 
-/** Typed arrays beyond this are not allocatable everywhere; a larger cap means "no cap" in practice. */
+/**
+ * Typed arrays beyond this are not allocatable everywhere; a larger cap means "no cap" in practice. A fact of the
+ * platform, not a limit: the limit is the caller's `maxBytes` (AnalyzerOptions.maxStreamBytes and the like).
+ */
 const HARD_CAP = 0x7fffffff;
 
 /**

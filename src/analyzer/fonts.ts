@@ -19,6 +19,7 @@
  * ZapfDingbats codes decode as dingbats (MuPDF turns their a1…a191 names into arbitrary ASCII).
  */
 import { Budget, BudgetExhausted, ChargedLru } from './budget';
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
 import {
@@ -81,26 +82,17 @@ export function newTally(): TextTally {
   return { chars: 0, bad: 0, glyphs: 0, spaceCodes: 0, width: 0 };
 }
 
-/** Bytes decoded at most from a CMap or ToUnicode stream. */
-const CMAP_MAX_BYTES = 8 * 1024 * 1024;
-/** Bytes decoded at most from an embedded Type1 program: only its cleartext part (the encoding) is read. */
-const TYPE1_MAX_BYTES = 512 * 1024;
-/** Bytes decoded at most from an embedded CFF program (its encoding and charset sit before the glyph data). */
-const FONT_PROGRAM_MAX_BYTES = 4 * 1024 * 1024;
-/** Segments kept from a /W or /W2 array, and widths kept from its array forms. */
-const MAX_W_SEGMENTS = 1 << 16;
-const MAX_W_VALUES = 1 << 20;
-/** usecmap chains of embedded CMaps followed at most */
-const MAX_CMAP_CHAIN = 4;
+// The bounds of font loading are AnalyzerOptions (maxCMapBytes, maxType1Bytes, maxFontProgramBytes, maxWidthSegments,
+// maxWidthValues, maxCMapChain, maxCodePagesPerFont, maxLongCodesCached), read from the document's Budget.limits.
 
-/** What loading a font needs: objects, the clock, and parsed CMaps (shared between fonts when cached). */
+/** What loading a font needs: objects, the clock and the limits (its budget), and parsed CMaps (shared between fonts when cached). */
 interface FontEnv {
   r: Resolver;
   budget: Budget;
   cmap(s: PdfStream): ParsedCMap;
 }
 
-/** Work units (CMap codes, width entries) between two looks at the clock while loading a font. */
+/** Work units (CMap codes, width entries) between two looks at the clock while loading a font: tuning, not a limit. */
 const CLOCK_EVERY = 1 << 16;
 
 /**
@@ -221,9 +213,9 @@ function fallbackFont(dict: PdfDict): LoadedFont {
 }
 
 function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget): ParsedCMap {
-  const dec = r.decodeStream(s, CMAP_MAX_BYTES);
+  const dec = r.decodeStream(s, budget.limits.maxCMapBytes);
   if (dec.outOfTime) budget.checkTime('cmap');
-  // the decoded text is held while it is parsed (up to CMAP_MAX_BYTES): charged for that long
+  // the decoded text is held while it is parsed (up to maxCMapBytes): charged for that long
   const held = dec.data.length;
   if (!budget.tryCharge(held, 'cmap')) throw new BudgetExhausted('memory-limit', 'cmap');
   let parsed: ParsedCMap;
@@ -421,7 +413,7 @@ function loadSimple(dict: PdfDict, env: FontEnv, baseFont: string, subtype: stri
     let own: 'standard' | (string | undefined)[] | undefined;
     if (needBuiltin && fontFile instanceof PdfStream) own = type1Encoding(fontFile, r, env.budget);
     else if (needBuiltin && fontFile3 instanceof PdfStream) {
-      const dec = r.decodeStream(fontFile3, FONT_PROGRAM_MAX_BYTES);
+      const dec = r.decodeStream(fontFile3, env.budget.limits.maxFontProgramBytes);
       if (dec.outOfTime) env.budget.checkTime('fonts');
       own = cffEncoding(dec.data);
     }
@@ -498,6 +490,8 @@ function readDifferences(enc: PdfDict, r: Resolver): (string | undefined)[] | nu
   if (!arr) return null;
   const names = new Array<string | undefined>(256);
   let code = -1;
+  // 256 codes, each with a name and maybe a code number before it: entries past 4096 are junk (a fact of the
+  // format, not a tunable limit; the array itself is bounded by maxObjectElements)
   const n = Math.min(arr.length, 4096);
   for (let i = 0; i < n; i++) {
     const v = r.resolve(arr[i]);
@@ -553,7 +547,9 @@ function simpleWidths(
  */
 export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'standard' | (string | undefined)[] | undefined {
   const len1 = s.dict.get('Length1');
-  const cap = isNumber(len1) && len1 > 0 ? Math.min(len1 + 64, TYPE1_MAX_BYTES) : TYPE1_MAX_BYTES;
+  // only the cleartext part (the encoding) is read: at most /Length1 and a little, and never past maxType1Bytes
+  const max = (budget ? budget.limits : DEFAULT_OPTIONS).maxType1Bytes;
+  const cap = isNumber(len1) && len1 > 0 ? Math.min(len1 + 64, max) : max;
   const dec = r.decodeStream(s, cap);
   if (dec.outOfTime) budget?.checkTime('fonts');
   const d = dec.data;
@@ -572,6 +568,7 @@ export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'stan
   let prev1 = '';
   let prev2 = '';
   let prev3 = '';
+  // a backstop: every token moves p forward, and the text is bounded by maxType1Bytes
   for (let guard = 0; p < end && guard < 8192; guard++) {
     while (p < end && isSpace(d[p])) p++;
     const start = p;
@@ -791,7 +788,9 @@ class WidthTable {
       const n = arr.length;
       let i = 0;
       let work = 0;
-      while (i < n && starts.length < MAX_W_SEGMENTS) {
+      const maxSegments = budget.limits.maxWidthSegments;
+      const maxValues = budget.limits.maxWidthValues;
+      while (i < n && starts.length < maxSegments) {
         if (++work === CLOCK_EVERY) {
           work = 0;
           budget.checkTime('fonts');
@@ -806,7 +805,7 @@ class WidthTable {
           const first = Math.floor(a);
           const at = flat.length;
           let count = 0;
-          for (let k = 0; k + step - 1 < b.length && flat.length < MAX_W_VALUES; k += step) {
+          for (let k = 0; k + step - 1 < b.length && flat.length < maxValues; k += step) {
             if (++work === CLOCK_EVERY) {
               work = 0;
               budget.checkTime('fonts');
@@ -877,14 +876,6 @@ class WidthTable {
   }
 }
 
-/** 3- and 4-byte codes whose class is cached (each a Map entry in two Maps) */
-const MAX_BIG_CACHED = 4096;
-/**
- * 256-code pages of 2-byte codes cached per font (3 KB each). Codes past them are looked up each time they are
- * shown, a little slower; a subset font's codes rarely spread over more.
- */
-const MAX_CODE_PAGES = 96;
-
 class CompositeFont implements LoadedFont {
   decoding: FontEvidence['decoding'] = 'none';
   vertical = false;
@@ -923,13 +914,24 @@ class CompositeFont implements LoadedFont {
   private bigCls = new Map<number, number>();
   private bigW = new Map<number, number>();
   private pagesHeld = 0;
+  /**
+   * 256-code pages of 2-byte codes cached (3 KB each; maxCodePagesPerFont). Codes past them are looked up each time
+   * they are shown, a little slower; a subset font's codes rarely spread over more.
+   */
+  private readonly maxPages: number;
+  /** 3- and 4-byte codes whose class is cached, each a Map entry in two Maps (maxLongCodesCached) */
+  private readonly maxBig: number;
   /** advance of the code last looked up */
   private lastWidth = 0;
 
   constructor(
     readonly baseFont: string,
     readonly subtype: string,
-  ) {}
+    limits: Pick<AnalyzerOptions, 'maxCodePagesPerFont' | 'maxLongCodesCached'>,
+  ) {
+    this.maxPages = limits.maxCodePagesPerFont;
+    this.maxBig = limits.maxLongCodesCached;
+  }
 
   setCodespace(ranges: CodespaceRange[]): void {
     for (const cr of ranges) {
@@ -968,8 +970,8 @@ class CompositeFont implements LoadedFont {
       for (let k = 0; k < this.lo2.length; k++) for (let p = this.lo2[k] >> 8; p <= this.hi2[k] >> 8 && p < 256; p++) seen[p] = 1;
       for (let p = 0; p < 256; p++) pages += seen[p];
     }
-    n += Math.min(pages, MAX_CODE_PAGES) * (256 * 4 + 256 * 8 + 64);
-    if (this.lo3.length + this.lo4.length > 0) n += MAX_BIG_CACHED * 2 * 80;
+    n += Math.min(pages, this.maxPages) * (256 * 4 + 256 * 8 + 64);
+    if (this.lo3.length + this.lo4.length > 0) n += this.maxBig * 2 * 80;
     return n;
   }
 
@@ -1107,7 +1109,7 @@ class CompositeFont implements LoadedFont {
     } else if (len === 2) {
       const p = code >> 8;
       let page = this.clsPages[p];
-      if (!page && this.pagesHeld < MAX_CODE_PAGES) {
+      if (!page && this.pagesHeld < this.maxPages) {
         this.pagesHeld++;
         page = this.clsPages[p] = new Int32Array(256).fill(-1);
         this.wPages[p] = new Float64Array(256);
@@ -1116,7 +1118,7 @@ class CompositeFont implements LoadedFont {
         page[code & 0xff] = cls;
         this.wPages[p]![code & 0xff] = w;
       }
-    } else if (this.bigCls.size < MAX_BIG_CACHED) {
+    } else if (this.bigCls.size < this.maxBig) {
       this.bigCls.set(code, cls);
       this.bigW.set(code, w);
     }
@@ -1206,7 +1208,8 @@ function pdfText(v: PdfValue | undefined): string | undefined {
 
 function loadComposite(dict: PdfDict, env: FontEnv, baseFont: string, subtype: string): LoadedFont {
   const r = env.r;
-  const font = new CompositeFont(baseFont, subtype);
+  const limits = env.budget.limits;
+  const font = new CompositeFont(baseFont, subtype, limits);
 
   // the encoding CMap: predefined name, or an embedded stream (possibly built on another through usecmap)
   let codespace: CodespaceRange[] = [];
@@ -1214,7 +1217,7 @@ function loadComposite(dict: PdfDict, env: FontEnv, baseFont: string, subtype: s
   let vertical = false;
   let embedded = false;
   let enc: PdfValue | undefined = subtype === 'Type0' ? r.resolve(dict.get('Encoding')) : 'Identity-H';
-  for (let depth = 0; depth < MAX_CMAP_CHAIN && enc !== undefined; depth++) {
+  for (let depth = 0; depth < limits.maxCMapChain && enc !== undefined; depth++) {
     if (typeof enc === 'string') {
       predefined = predefinedCMap(enc);
       if (predefined && predefined.vertical && !embedded) vertical = true;

@@ -116,7 +116,7 @@ export function trimmed(buf: Uint8Array, len: number): Uint8Array {
   return buf.length > 2 * len + 4096 ? buf.slice(0, len) : buf.subarray(0, len);
 }
 
-/** Output is checked against the clock at most this often (bytes). */
+/** Output is checked against the clock at most this often (bytes): tuning, the deadline is the limit. */
 const CLOCK_EVERY = 1 << 20;
 /**
  * Blocks between two looks at the clock, whatever they output: a dynamic block can cost a 32 K-entry table fill

@@ -1,3 +1,4 @@
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { latin1 } from './text';
 
 /**
@@ -15,6 +16,7 @@ export class Cmd {
     let c = Cmd.table.get(op);
     if (!c) {
       c = new Cmd(op);
+      // process-wide (shared by every document), so its bound is a fixed size, not a per-document option
       if (Cmd.table.size < 10_000) Cmd.table.set(op, c);
     }
     return c;
@@ -35,6 +37,7 @@ export const BRACE_END = Cmd.of('}');
 // bytes packed in a small integer spares a subarray and a new string per token. One bounded table serves both: a
 // short name is the `op` string of the keyword with the same bytes.
 const SHORT = new Map<number, Cmd>();
+/** the table is process-wide, like Cmd's: a fixed bound, not a per-document option */
 const SHORT_TABLE_MAX = 4096;
 
 /** The keyword `buf[start..start+len]`, for len ≤ 3 (the key must fit a small integer). */
@@ -68,21 +71,29 @@ function hexValue(c: number): number {
   return -1;
 }
 
-/** Longest string the lexer returns, so that a hostile file can't make one token allocate gigabytes. */
-const MAX_TOKEN_BYTES = 16 * 1024 * 1024;
 /** windows of at most this many bytes are searched byte by byte (see Lexer.indexOf) */
 const SMALL_WINDOW = 256;
+
+/** The bounds a lexer reads (AnalyzerOptions). */
+export type LexerLimits = Pick<AnalyzerOptions, 'maxTokenBytes' | 'maxNameBytes'>;
 
 export class Lexer {
   pos: number;
   readonly end: number;
+  /** longest string the lexer returns, so that a hostile file can't make one token allocate gigabytes */
+  readonly maxTokenBytes: number;
+  /** characters of a name kept */
+  readonly maxNameBytes: number;
   constructor(
     readonly buf: Uint8Array,
     start = 0,
     end = buf.length,
+    limits: LexerLimits = DEFAULT_OPTIONS,
   ) {
     this.pos = start;
     this.end = Math.min(end, buf.length);
+    this.maxTokenBytes = limits.maxTokenBytes;
+    this.maxNameBytes = limits.maxNameBytes;
   }
 
   /** Skips whitespace and comments. */
@@ -218,11 +229,13 @@ export class Lexer {
     this.pos = p;
     if (!hasEscape) {
       if (p - start <= 3) return shortCmd(buf, start, p - start).op;
-      if (p - start <= 1024) return String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]);
-      return latin1(buf.subarray(start, Math.min(p, start + 4096)));
+      // up to 1024 bytes, fromCharCode.apply is quickest (tuning; the limit is maxNameBytes)
+      if (p - start <= 1024 && p - start <= this.maxNameBytes) return String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]);
+      return latin1(buf.subarray(start, Math.min(p, start + this.maxNameBytes)));
     }
     let s = '';
-    for (let i = start; i < p && s.length < 4096; i++) {
+    const max = this.maxNameBytes;
+    for (let i = start; i < p && s.length < max; i++) {
       const c = buf[i];
       if (c === 35 && i + 2 < p + 1) {
         const h = hexValue(buf[i + 1]);
@@ -258,7 +271,7 @@ export class Lexer {
     }
     if (simple) {
       this.pos = Math.min(q + 1, end);
-      return buf.subarray(p, Math.min(q, p + MAX_TOKEN_BYTES));
+      return buf.subarray(p, Math.min(q, p + this.maxTokenBytes));
     }
     // The decoded string is no longer than its span: find that first (escaped characters don't count towards the
     // nesting), so the buffer fits the string rather than the rest of the stream.
@@ -268,7 +281,7 @@ export class Lexer {
       else if (c === 40) depth++;
       else if (c === 41 && --depth === 0) break;
     }
-    const out = new Uint8Array(Math.min(Math.min(q, end) - p, MAX_TOKEN_BYTES));
+    const out = new Uint8Array(Math.min(Math.min(q, end) - p, this.maxTokenBytes));
     let n = 0;
     depth = 1;
     while (p < end) {
@@ -323,7 +336,7 @@ export class Lexer {
     let p = this.pos + 1;
     let q = p;
     while (q < end && buf[q] !== 62) q++;
-    const out = new Uint8Array(Math.min((q - p + 1) >> 1, MAX_TOKEN_BYTES));
+    const out = new Uint8Array(Math.min((q - p + 1) >> 1, this.maxTokenBytes));
     let n = 0;
     let hi = -1;
     for (; p < q && n < out.length; p++) {

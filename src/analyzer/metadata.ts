@@ -4,27 +4,24 @@
  *
  * Every value here is attacker-controlled, so every loop and every string is bounded, and nothing throws out.
  */
-import { DEFAULT_OPTIONS } from './options';
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { PdfDict } from './objects';
 import { decodePdfText, decodeUtf16, decodeUtf8 } from './text';
 import type { DocumentMetadata, ProducerHint } from './types';
 
-/** characters kept per value (Info entry or XMP property) */
-const MAX_VALUE = 4096;
-/** Info entries read */
-const MAX_INFO_ENTRIES = 256;
-/** longest Info key kept; longer ones are junk */
-const MAX_KEY = 128;
-/** bytes of an XMP packet scanned; real packets are a few KB, padding included */
-/** XMP properties kept */
-const MAX_XMP_PROPS = 512;
-/** items collected per XMP array */
-const MAX_ITEMS = 256;
-/** element nesting tracked; deeper elements are only counted so that their end tags still balance */
-const MAX_DEPTH = 64;
-/** raw characters gathered for one value before entity decoding (entities shrink, so allow some slack) */
-const MAX_RAW = MAX_VALUE * 4;
-/** characters of a value quoted inside a hint message */
+/**
+ * The bounds of reading metadata (AnalyzerOptions): the XMP packet's bytes (maxMetadataBytes, real packets are a few
+ * KB, padding included), characters per value and per key, Info entries, XMP properties, items per XMP array, and the
+ * XMP element nesting tracked (deeper elements are only counted, so that their end tags still balance).
+ */
+export type MetadataLimits = Pick<
+  AnalyzerOptions,
+  'maxMetadataBytes' | 'maxMetadataValueChars' | 'maxMetadataKeyChars' | 'maxInfoEntries' | 'maxXmpProperties' | 'maxXmpItems' | 'maxXmpDepth'
+>;
+
+/** raw characters gathered for one value before entity decoding, per character kept: entities shrink, so allow slack */
+const RAW_PER_VALUE_CHAR = 4;
+/** characters of a value quoted inside a hint message: a presentation choice (the value itself is already capped) */
 const MAX_QUOTED = 200;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -58,14 +55,14 @@ function own(rec: Record<string, string>, key: string): string | undefined {
 // Info
 
 /** Decodes a string value of the Info dict, reading no more bytes than the capped text can need. */
-function infoString(bytes: Uint8Array): string {
+function infoString(bytes: Uint8Array, maxChars: number): string {
   const unicode =
     bytes.length >= 2 &&
     ((bytes[0] === 0xfe && bytes[1] === 0xff) ||
       (bytes[0] === 0xff && bytes[1] === 0xfe) ||
       (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf));
   // 4 bytes cover any character in every encoding; +4 for the BOM and one character of slack for the ellipsis.
-  let end = Math.min(bytes.length, MAX_VALUE * 4 + 8);
+  let end = Math.min(bytes.length, maxChars * 4 + 8);
   if (!unicode) {
     // C-style producers leave a terminating NUL, which is undefined in PDFDocEncoding and means nothing.
     while (end > 0 && bytes[end - 1] === 0) end--;
@@ -76,19 +73,20 @@ function infoString(bytes: Uint8Array): string {
     while (e > 0 && s.charCodeAt(e - 1) === 0) e--;
     if (e !== s.length) s = s.slice(0, e);
   }
-  return capText(s, MAX_VALUE);
+  return capText(s, maxChars);
 }
 
-function readInfo(info: PdfDict | undefined): Record<string, string> {
+function readInfo(info: PdfDict | undefined, limits: MetadataLimits): Record<string, string> {
   const out: Record<string, string> = {};
   if (!(info instanceof PdfDict)) return out;
+  const { maxInfoEntries, maxMetadataKeyChars, maxMetadataValueChars } = limits;
   let seen = 0;
   for (const [key, v] of info.map) {
-    if (++seen > MAX_INFO_ENTRIES) break;
-    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY) continue;
+    if (++seen > maxInfoEntries) break;
+    if (typeof key !== 'string' || key.length === 0 || key.length > maxMetadataKeyChars) continue;
     let text: string | undefined;
-    if (v instanceof Uint8Array) text = infoString(v);
-    else if (typeof v === 'string') text = capText(v, MAX_VALUE);
+    if (v instanceof Uint8Array) text = infoString(v, maxMetadataValueChars);
+    else if (typeof v === 'string') text = capText(v, maxMetadataValueChars);
     else if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : undefined;
     else if (typeof v === 'boolean') text = v ? 'true' : 'false';
     // null, arrays, dicts, streams and unresolved refs carry no text worth showing.
@@ -222,6 +220,7 @@ function frame(kind: Kind, raw: string, ns: Record<string, string> | undefined):
   };
 }
 
+/** XML whitespace (XML 1.0 §2.3 S), not PDF's: the packet is XML text, not PDF byte syntax. */
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -305,13 +304,14 @@ function readStartTag(s: string, pos: number): Tag {
   return tag;
 }
 
-/** Reads the properties of an XMP packet, its first `maxBytes` bytes at most. Tolerant of malformed and truncated
- *  packets; never throws. */
-export function parseXmp(bytes: Uint8Array, maxBytes = DEFAULT_OPTIONS.maxMetadataBytes): Record<string, string> {
+/** Reads the properties of an XMP packet, its first `limits.maxMetadataBytes` bytes at most. Tolerant of malformed
+ *  and truncated packets; never throws. */
+export function parseXmp(bytes: Uint8Array, limits: MetadataLimits = DEFAULT_OPTIONS): Record<string, string> {
   const out: Record<string, string> = {};
   try {
     if (!(bytes instanceof Uint8Array) || bytes.length === 0) return out;
-    new XmpReader(xmpText(bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes), out).run();
+    const maxBytes = limits.maxMetadataBytes;
+    new XmpReader(xmpText(bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes), out, limits).run();
   } catch {
     // whatever was gathered before the fault stands
   }
@@ -320,21 +320,36 @@ export function parseXmp(bytes: Uint8Array, maxBytes = DEFAULT_OPTIONS.maxMetada
 
 class XmpReader {
   private readonly stack: Frame[] = [];
-  /** elements opened beyond MAX_DEPTH and not yet closed */
+  /** elements opened beyond maxDepth and not yet closed */
   private overflow = 0;
   private count = 0;
+  private readonly maxProps: number;
+  private readonly maxItems: number;
+  private readonly maxDepth: number;
+  private readonly maxKey: number;
+  private readonly maxValue: number;
+  /** raw characters gathered for one value before entity decoding */
+  private readonly maxRaw: number;
 
   constructor(
     private readonly s: string,
     private readonly out: Record<string, string>,
-  ) {}
+    limits: MetadataLimits,
+  ) {
+    this.maxProps = limits.maxXmpProperties;
+    this.maxItems = limits.maxXmpItems;
+    this.maxDepth = limits.maxXmpDepth;
+    this.maxKey = limits.maxMetadataKeyChars;
+    this.maxValue = limits.maxMetadataValueChars;
+    this.maxRaw = limits.maxMetadataValueChars * RAW_PER_VALUE_CHAR;
+  }
 
   run(): void {
     const s = this.s;
     const n = s.length;
     let pos = 0;
     // Every iteration moves `pos` forward, so the loop is bounded by the (capped) packet length.
-    while (pos < n && this.count < MAX_XMP_PROPS) {
+    while (pos < n && this.count < this.maxProps) {
       const lt = s.indexOf('<', pos);
       if (lt < 0) break; // trailing text outside any tag closes nothing
       if (lt > pos) this.text(s, pos, lt, true);
@@ -399,7 +414,7 @@ class XmpReader {
   }
 
   private startTag(tag: Tag): void {
-    if (this.overflow > 0 || this.stack.length >= MAX_DEPTH) {
+    if (this.overflow > 0 || this.stack.length >= this.maxDepth) {
       this.overflow++;
       return;
     }
@@ -467,12 +482,12 @@ class XmpReader {
 
   /** rdf:Description attributes other than rdf:*, xml:* and xmlns are properties in their short form. */
   private descriptionAttributes(attrs: string[], ns: Record<string, string> | undefined): void {
-    for (let i = 0; i < attrs.length && this.count < MAX_XMP_PROPS; i += 2) {
+    for (let i = 0; i < attrs.length && this.count < this.maxProps; i += 2) {
       const a = attrs[i];
       if (a.indexOf(':') < 0 || a.startsWith('xmlns:')) continue; // includes the pre-RDF-namespace `about`
       const key = this.qualify(a, ns, true);
       if (key.startsWith('rdf:') || key.startsWith('xml:')) continue;
-      this.emit(key, decodeEntities(capText(attrs[i + 1], MAX_RAW)).trim());
+      this.emit(key, decodeEntities(capText(attrs[i + 1], this.maxRaw)).trim());
     }
   }
 
@@ -485,7 +500,7 @@ class XmpReader {
       if (key === 'xml:lang') {
         if (f.kind === Kind.Li) f.key = attrs[i + 1].trim().toLowerCase();
       } else if (key === 'rdf:resource') {
-        f.resource = decodeEntities(capText(attrs[i + 1], MAX_RAW));
+        f.resource = decodeEntities(capText(attrs[i + 1], this.maxRaw));
       } else if (key === 'rdf:parseType') {
         if (attrs[i + 1] === 'Resource') f.struct = true;
       } else if (!key.startsWith('rdf:')) {
@@ -497,8 +512,8 @@ class XmpReader {
   private text(s: string, from: number, to: number, entities: boolean): void {
     if (this.overflow > 0 || this.stack.length === 0) return;
     const f = this.stack[this.stack.length - 1];
-    if (f.text === undefined || f.textLen >= MAX_RAW) return;
-    let t = s.slice(from, Math.min(to, from + (MAX_RAW - f.textLen)));
+    if (f.text === undefined || f.textLen >= this.maxRaw) return;
+    let t = s.slice(from, Math.min(to, from + (this.maxRaw - f.textLen)));
     if (entities) t = decodeEntities(t);
     f.text.push(t);
     f.textLen += t.length;
@@ -519,7 +534,7 @@ class XmpReader {
   private close(f: Frame): void {
     if (f.kind === Kind.Li) {
       const owner = f.owner;
-      if (!owner || f.struct || !owner.items || owner.items.length >= MAX_ITEMS) return;
+      if (!owner || f.struct || !owner.items || owner.items.length >= this.maxItems) return;
       const value = f.text && f.text.length > 0 ? f.text.join('').trim() : '';
       owner.items.push({ lang: f.key, value: value || (f.resource ?? '') });
     } else if (f.kind === Kind.Prop) {
@@ -545,8 +560,8 @@ class XmpReader {
 
   private emit(key: string, value: string): void {
     // The first occurrence wins: packets that repeat a property usually do so in a later, stale description.
-    if (!value || !key || this.count >= MAX_XMP_PROPS || Object.hasOwn(this.out, key)) return;
-    put(this.out, capText(key, MAX_KEY), capText(value, MAX_VALUE));
+    if (!value || !key || this.count >= this.maxProps || Object.hasOwn(this.out, key)) return;
+    put(this.out, capText(key, this.maxKey), capText(value, this.maxValue));
     this.count++;
   }
 }
@@ -687,18 +702,14 @@ export function producerHints(info: Record<string, string>, xmp: Record<string, 
  * `info`: the trailer /Info dict with values already resolved to direct objects (strings are Uint8Array, names
  * strings, numbers). `xmp`: the decoded /Metadata stream bytes of the catalog (or undefined). Never throws.
  */
-export function readMetadata(
-  info: PdfDict | undefined,
-  xmp: Uint8Array | undefined,
-  maxXmpBytes = DEFAULT_OPTIONS.maxMetadataBytes,
-): DocumentMetadata {
+export function readMetadata(info: PdfDict | undefined, xmp: Uint8Array | undefined, limits: MetadataLimits = DEFAULT_OPTIONS): DocumentMetadata {
   let infoRec: Record<string, string> = {};
   let xmpRec: Record<string, string> = {};
   try {
-    infoRec = readInfo(info);
+    infoRec = readInfo(info, limits);
   } catch {
     infoRec = {};
   }
-  if (xmp instanceof Uint8Array) xmpRec = parseXmp(xmp, maxXmpBytes);
+  if (xmp instanceof Uint8Array) xmpRec = parseXmp(xmp, limits);
   return { info: infoRec, xmp: xmpRec, hints: producerHints(infoRec, xmpRec) };
 }

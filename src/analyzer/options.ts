@@ -1,6 +1,12 @@
 /**
  * The one source of truth for every threshold and limit the analyzer uses.
  * The extension's settings and the CLI's flags map onto this object; nothing else holds a default.
+ *
+ * A limit is a bound on work or memory that hostile input pushes against: every such bound is a field here, read by
+ * the stage it bounds from the resolved options (XRef.limits, Budget.limits, the Parser's and Lexer's limits). The
+ * constants left in the modules are tuning (how often the clock is read, cost estimates, window sizes) or platform
+ * facts, each with a comment saying so. README.md's "Limits" table documents every field
+ * (test/options-doc.test.ts keeps the two in step).
  */
 export interface AnalyzerOptions {
   /** a page with at least this many visible characters is a text page (unless the text is undecodable) */
@@ -57,6 +63,64 @@ export interface AnalyzerOptions {
   maxTextLayerChars: number;
   /** pixels of one scan image decoded at most to check a layer against its ink (larger images are not decoded) */
   maxScanPixels: number;
+
+  // Limits of the file syntax (lexer, object parser, cross-reference table)
+  /** bytes of one string token kept (a longer string is cut) */
+  maxTokenBytes: number;
+  /** characters of one name token kept (a longer name is cut) */
+  maxNameBytes: number;
+  /** nesting depth of arrays and dictionaries in one object (deeper ones are skipped) */
+  maxObjectNesting: number;
+  /** elements of one array or entries of one dictionary kept (the rest are skipped) */
+  maxObjectElements: number;
+  /** xref sections followed through /Prev (incremental updates) */
+  maxXrefSections: number;
+  /** object numbers at or above this are ignored (an xref entry or header claiming one is junk) */
+  maxObjectNumber: number;
+  /** filters of one stream's /Filter chain applied (each stage may cost up to maxStreamBytes) */
+  maxFiltersPerStream: number;
+
+  // Limits of fonts and CMaps
+  /** decoded bytes of one CMap or ToUnicode stream read at most */
+  maxCMapBytes: number;
+  /** codes one CMap may assign in total (bfchar, bfrange; a range counts each code) */
+  maxCMapCodes: number;
+  /** cidchar/cidrange entries kept per CMap */
+  maxCidRanges: number;
+  /** codespace ranges kept per CMap */
+  maxCodespaceRanges: number;
+  /** long bfranges above U+FFFF kept as ranges per CMap (each is looked up by a scan) */
+  maxLazyRanges: number;
+  /** bytes of one string token in a CMap kept (codes take 1–4, targets a few UTF-16 units) */
+  maxCMapStringBytes: number;
+  /** usecmap links followed from an embedded CMap */
+  maxCMapChain: number;
+  /** decoded bytes of an embedded Type1 program read for its cleartext encoding */
+  maxType1Bytes: number;
+  /** decoded bytes of an embedded CFF program read for its encoding and charset */
+  maxFontProgramBytes: number;
+  /** segments kept from one /W or /W2 array */
+  maxWidthSegments: number;
+  /** widths kept from the array forms of one /W or /W2 array */
+  maxWidthValues: number;
+  /** 256-code pages of 2-byte codes cached per composite font (codes past them are looked up each time) */
+  maxCodePagesPerFont: number;
+  /** 3- and 4-byte codes whose class is cached per composite font */
+  maxLongCodesCached: number;
+
+  // Limits of the metadata (Info dictionary and XMP packet)
+  /** characters kept per metadata value (Info entry or XMP property) */
+  maxMetadataValueChars: number;
+  /** characters of an Info key or XMP property name kept (longer Info keys are skipped) */
+  maxMetadataKeyChars: number;
+  /** Info dictionary entries read */
+  maxInfoEntries: number;
+  /** XMP properties kept */
+  maxXmpProperties: number;
+  /** items collected per XMP array (rdf:Seq, rdf:Bag, rdf:Alt) */
+  maxXmpItems: number;
+  /** XMP element nesting tracked (deeper elements are only counted, so their end tags still balance) */
+  maxXmpDepth: number;
   /** password to try after the empty one (UTF-8) */
   password?: string;
 }
@@ -86,7 +150,36 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   maxTextRunsPerPage: 20_000,
   maxTextLayerChars: 200_000,
   maxScanPixels: 40_000_000,
+  maxTokenBytes: 16 * 1024 * 1024,
+  maxNameBytes: 4096,
+  maxObjectNesting: 64,
+  maxObjectElements: 1_000_000,
+  maxXrefSections: 512,
+  maxObjectNumber: 10_000_000,
+  maxFiltersPerStream: 16,
+  maxCMapBytes: 8 * 1024 * 1024,
+  maxCMapCodes: 1 << 18,
+  maxCidRanges: 1 << 16,
+  maxCodespaceRanges: 64,
+  maxLazyRanges: 1024,
+  maxCMapStringBytes: 512,
+  maxCMapChain: 4,
+  maxType1Bytes: 512 * 1024,
+  maxFontProgramBytes: 4 * 1024 * 1024,
+  maxWidthSegments: 1 << 16,
+  maxWidthValues: 1 << 20,
+  maxCodePagesPerFont: 96,
+  maxLongCodesCached: 4096,
+  maxMetadataValueChars: 4096,
+  maxMetadataKeyChars: 128,
+  maxInfoEntries: 256,
+  maxXmpProperties: 512,
+  maxXmpItems: 256,
+  maxXmpDepth: 64,
 });
+
+/** The resolved options as the stages read their bounds from them (never changed once resolved). */
+export type Limits = Readonly<AnalyzerOptions>;
 
 /** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */
 export function resolveOptions(partial?: Partial<AnalyzerOptions>): AnalyzerOptions {

@@ -3,20 +3,26 @@
  */
 import { ARRAY_END, ARRAY_START, Cmd, DICT_END, DICT_START, EOF, Lexer, type Token, isRegular } from './lexer';
 import { PdfDict, type PdfValue, Ref } from './objects';
+import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 
-export const MAX_NESTING = 64;
-/** Elements of one array or dictionary before the rest is skipped: bounds memory on absurd inputs. */
-const MAX_ELEMENTS = 1_000_000;
+/** The bounds the parser reads (AnalyzerOptions): nesting depth, and elements of one array or dictionary. */
+export type ParserLimits = Pick<AnalyzerOptions, 'maxObjectNesting' | 'maxObjectElements'>;
 
 const R = Cmd.of('R');
 
 export type StringHook = (s: Uint8Array) => Uint8Array;
 
 export class Parser {
+  private readonly maxNesting: number;
+  private readonly maxElements: number;
   constructor(
     readonly lexer: Lexer,
     readonly decryptString?: StringHook,
-  ) {}
+    limits: ParserLimits = DEFAULT_OPTIONS,
+  ) {
+    this.maxNesting = limits.maxObjectNesting;
+    this.maxElements = limits.maxObjectElements;
+  }
 
   /** Parses one value. Tokens that are not values (a stray keyword) come back as their Cmd. */
   parseValue(depth = 0): PdfValue | Cmd | typeof EOF {
@@ -55,7 +61,7 @@ export class Parser {
 
   parseArray(depth: number): PdfValue[] {
     const out: PdfValue[] = [];
-    if (depth > MAX_NESTING) {
+    if (depth > this.maxNesting) {
       this.skipNested(ARRAY_START, ARRAY_END);
       return out;
     }
@@ -73,13 +79,13 @@ export class Parser {
         }
         continue;
       }
-      if (out.length < MAX_ELEMENTS) out.push(v);
+      if (out.length < this.maxElements) out.push(v);
     }
   }
 
   parseDict(depth: number): PdfDict {
     const dict = new PdfDict();
-    if (depth > MAX_NESTING) {
+    if (depth > this.maxNesting) {
       this.skipNested(DICT_START, DICT_END);
       return dict;
     }
@@ -107,13 +113,14 @@ export class Parser {
         }
         continue;
       }
-      if (dict.size < MAX_ELEMENTS) dict.set(tok, v);
+      if (dict.size < this.maxElements) dict.set(tok, v);
     }
   }
 
   /** Skips a too-deep structure by counting its brackets, without building anything. */
   private skipNested(open: Cmd, close: Cmd): void {
     let level = 1;
+    // each token moves the lexer forward, so this ends at the end of the buffer; the guard is only a backstop
     let guard = 0;
     while (level > 0 && guard++ < 50_000_000) {
       const t = this.lexer.next();

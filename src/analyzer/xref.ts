@@ -57,12 +57,23 @@ const CLOCK_EVERY_ITEMS = 256;
 /** Bytes scanned between two looks at the clock while scanning the file. */
 const CLOCK_EVERY_BYTES = 1 << 20;
 
-export type XRefLimits = Pick<AnalyzerOptions, 'maxStreamBytes' | 'maxRefChain' | 'objectStreamCacheBytes'>;
+/** The bounds the xref layer reads (AnalyzerOptions), for itself and for the lexers and parsers it makes. */
+export type XRefLimits = Pick<
+  AnalyzerOptions,
+  | 'maxStreamBytes'
+  | 'maxRefChain'
+  | 'objectStreamCacheBytes'
+  | 'maxXrefSections'
+  | 'maxObjectNumber'
+  | 'maxFiltersPerStream'
+  | 'maxTokenBytes'
+  | 'maxNameBytes'
+  | 'maxObjectNesting'
+  | 'maxObjectElements'
+>;
 
 const OBJ = Cmd.of('obj');
 const STREAM = Cmd.of('stream');
-const MAX_XREF_SECTIONS = 512;
-const MAX_OBJECT_NUMBER = 10_000_000;
 
 export class XRef implements Resolver {
   readonly entries = new Map<number, Entry>();
@@ -140,13 +151,13 @@ export class XRef implements Resolver {
     const buf = this.bytes;
     const sx = Lexer.lastIndexOf(buf, 'startxref', buf.length - 9, Math.max(0, buf.length - 65536));
     if (sx < 0) return false;
-    const lx = new Lexer(buf, sx + 9);
+    const lx = new Lexer(buf, sx + 9, buf.length, this.limits);
     const off = lx.next();
     if (typeof off !== 'number' || !Number.isInteger(off) || off < 0 || off >= buf.length) return false;
     let offset: number | undefined = off;
     const seen = new Set<number>();
     let first = true;
-    while (offset !== undefined && !seen.has(offset) && seen.size < MAX_XREF_SECTIONS) {
+    while (offset !== undefined && !seen.has(offset) && seen.size < this.limits.maxXrefSections) {
       // Each section is read once, but a chain of hundreds of large ones still grows with the file. The newest
       // section is always read: without it there is nothing to go on but a repair.
       if (!first && this.budget.outOfTime('xref')) {
@@ -182,7 +193,7 @@ export class XRef implements Resolver {
 
   /** Reads one xref section (table or stream) at `offset`, adding entries not yet known. Returns its trailer. */
   private readSection(offset: number): PdfDict | undefined {
-    const lx = new Lexer(this.bytes, offset);
+    const lx = new Lexer(this.bytes, offset, this.bytes.length, this.limits);
     lx.skipWhite();
     if (Lexer.indexOf(this.bytes, 'xref', lx.pos, lx.pos + 4) === lx.pos) {
       lx.pos += 4;
@@ -193,6 +204,9 @@ export class XRef implements Resolver {
 
   private readTable(lx: Lexer): PdfDict | undefined {
     const buf = this.bytes;
+    const maxNum = this.limits.maxObjectNumber;
+    // Each subsection moves the lexer on by its header at least, so the loop ends with the file; the count is only
+    // a backstop, not a limit of its own.
     for (let sections = 0; sections < 100_000; sections++) {
       const save = lx.pos;
       const t = lx.next();
@@ -224,12 +238,12 @@ export class XRef implements Resolver {
         // A classic mistake: a first section starting at 1 whose first entry is the free head of object 0.
         if (i === 0 && start === 1 && o === 0 && g === 65535 && kind === 102) start = 0;
         const num = start + i;
-        if (kind === 110 && !this.entries.has(num) && o > 0 && num < MAX_OBJECT_NUMBER) {
+        if (kind === 110 && !this.entries.has(num) && o > 0 && num < maxNum) {
           this.entries.set(num, { type: 1, a: o, b: g });
         }
       }
     }
-    const p = new Parser(lx);
+    const p = new Parser(lx, undefined, this.limits);
     const d = p.parseValue();
     return d instanceof PdfDict ? d : undefined;
   }
@@ -270,6 +284,7 @@ export class XRef implements Resolver {
     // Every real object takes a few bytes of the file, so a file can't hold more objects than this: rows beyond it
     // are claims a hostile xref stream makes to exhaust memory (10 M rows from a 1 KB file).
     const maxEntries = (this.bytes.length >> 2) + 1024;
+    const maxNum = this.limits.maxObjectNumber;
     let p = 0;
     for (let i = 0; i + 1 < index.length; i += 2) {
       const start = index[i];
@@ -283,7 +298,7 @@ export class XRef implements Resolver {
         let f2 = 0;
         for (let j = 0; j < w2; j++) f2 = f2 * 256 + data[p++];
         const num = start + k;
-        if (num >= MAX_OBJECT_NUMBER || this.entries.has(num)) continue;
+        if (num >= maxNum || this.entries.has(num)) continue;
         if (this.entries.size >= maxEntries) {
           this.notes.push(`an xref stream lists more objects than the file can hold: the rest ignored`);
           return;
@@ -355,7 +370,7 @@ export class XRef implements Resolver {
     if (offset < 0 || offset >= this.bytes.length) return undefined;
     let end = this.objectEnd(offset);
     if (scanned && this.scan) end = Math.min(end, nextAfter(this.scan.headers, offset, this.bytes.length));
-    const lx = new Lexer(this.bytes, offset, end);
+    const lx = new Lexer(this.bytes, offset, end, this.limits);
     const num = lx.next();
     const gen = lx.next();
     const kw = lx.next();
@@ -364,7 +379,7 @@ export class XRef implements Resolver {
     this.objectCount++;
     const sec = this.security;
     const hook = sec && !this.plainObjects.has(num) ? (s: Uint8Array) => sec.decryptString(s, num, gen) : undefined;
-    const parser = new Parser(lx, hook);
+    const parser = new Parser(lx, hook, this.limits);
     const value = parser.parseValue();
     if (value === EOF || value instanceof Cmd) return { num, gen, value: null };
     if (value instanceof PdfDict) {
@@ -540,8 +555,8 @@ export class XRef implements Resolver {
   private objectInStream(idx: ObjStmIndex, num: number): PdfValue | undefined {
     const off = idx.offsets.get(num);
     if (off === undefined) return undefined;
-    const lx = new Lexer(idx.data, idx.first + off);
-    const v = new Parser(lx).parseValue();
+    const lx = new Lexer(idx.data, idx.first + off, idx.data.length, this.limits);
+    const v = new Parser(lx, undefined, this.limits).parseValue();
     if (v === EOF || v instanceof Cmd) return null;
     return v;
   }
@@ -591,7 +606,7 @@ export class XRef implements Resolver {
   }
 
   private readObjStmHeader(data: Uint8Array, first: number, n: number): Map<number, number> {
-    const lx = new Lexer(data, 0, Math.min(first, data.length));
+    const lx = new Lexer(data, 0, Math.min(first, data.length), this.limits);
     const offsets = new Map<number, number>();
     // An object in a stream takes at least a couple of bytes: a larger /N is a lie, not a reason to allocate.
     const maxObjects = Math.min(n, (data.length >> 1) + 1);
@@ -623,7 +638,7 @@ export class XRef implements Resolver {
         filters.push(fv);
         params.push(this.filterParams(Array.isArray(pv) ? pv[0] : pv));
       } else if (Array.isArray(fv)) {
-        for (let i = 0; i < fv.length && i < 16; i++) {
+        for (let i = 0, max = this.limits.maxFiltersPerStream; i < fv.length && i < max; i++) {
           const f = this.resolve(fv[i]);
           // A /Crypt filter was applied by the security handler already.
           if (typeof f !== 'string' || f === 'Crypt') continue;
@@ -704,7 +719,7 @@ export class XRef implements Resolver {
       }
       const q = nextObj;
       nextObj = Lexer.indexOf(buf, 'obj', q + 3);
-      const h = headerBefore(buf, q);
+      const h = headerBefore(buf, q, this.limits.maxObjectNumber);
       if (h === undefined) continue;
       headers.push(h.start);
       index.set(h.num, h.start);
@@ -739,7 +754,7 @@ export class XRef implements Resolver {
       const t = scan.trailers[i];
       while (h < headers.length && headers[h] <= t) h++;
       const end = Math.min(i + 1 < scan.trailers.length ? scan.trailers[i + 1] : buf.length, h < headers.length ? headers[h] : buf.length);
-      const d = new Parser(new Lexer(buf, t + 7, end)).parseValue();
+      const d = new Parser(new Lexer(buf, t + 7, end, this.limits), undefined, this.limits).parseValue();
       if (d instanceof PdfDict) trailer = mergeTrailer(trailer, d);
     }
     // Compressed objects: the object numbers in every object stream, and the trailer keys of every xref stream.
@@ -810,7 +825,7 @@ function nextAfter(sorted: ArrayLike<number>, offset: number, dflt: number): num
 }
 
 /** The `N G obj` header whose keyword is at `q`, found by looking back from it; undefined when there is none. */
-function headerBefore(buf: Uint8Array, q: number): { num: number; start: number } | undefined {
+function headerBefore(buf: Uint8Array, q: number, maxObjectNumber: number): { num: number; start: number } | undefined {
   // "obj" must be followed by a non-regular character and preceded by "num ws gen ws".
   const after = buf[q + 3];
   if (after !== undefined && !(after <= 32 || after === 60 || after === 91 || after === 47 || after === 40 || after === 37)) return undefined;
@@ -828,7 +843,7 @@ function headerBefore(buf: Uint8Array, q: number): { num: number; start: number 
   if (numStart === numEnd || numEnd - numStart > 10) return undefined;
   let num = 0;
   for (let k = numStart; k < numEnd; k++) num = num * 10 + (buf[k] - 48);
-  if (num >= MAX_OBJECT_NUMBER) return undefined;
+  if (num >= maxObjectNumber) return undefined;
   return { num, start: numStart };
 }
 

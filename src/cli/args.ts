@@ -109,7 +109,8 @@ exit status:
 With --out, status 0/1 is as above once the shard is complete; a shard found complete by --resume exits 0.
 A closed standard output (e.g. '| head') ends the run quietly with status 0.
 
-limits (--limit NAME=VALUE, VALUE a non-negative number):
+limits and thresholds (--limit NAME=VALUE, VALUE a non-negative number; every name and what it bounds is in
+README.md, "Limits"):
 ${Object.entries(DEFAULT_OPTIONS)
   .map(([k, v]) => `  ${k} (default ${v})`)
   .join('\n')}`;
