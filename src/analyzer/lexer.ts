@@ -1,5 +1,6 @@
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { latin1 } from './text';
+import { type Op, opCode } from './operators';
 
 /**
  * Tokenizer for PDF syntax, shared by the object parser (file structure) and the content-stream interpreter.
@@ -10,7 +11,11 @@ import { latin1 } from './text';
 /** A keyword or delimiter: operators in content streams, `obj`/`R`/`stream` in files, and `[ ] << >> { }`. */
 export class Cmd {
   private static readonly table = new Map<string, Cmd>();
-  private constructor(readonly op: string) {}
+  /** the operator's code in the interpreter's table (operators.ts); Op.None for keywords it does not act on */
+  readonly code: Op;
+  private constructor(readonly op: string) {
+    this.code = opCode(op);
+  }
   /** Interned, so that operators compare by identity and switch on `op` without allocating. */
   static of(op: string): Cmd {
     let c = Cmd.table.get(op);
