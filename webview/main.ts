@@ -27,9 +27,10 @@ import {
   type WebviewState,
   ZOOM_LEVELS,
 } from '../src/shared/protocol';
-import { percent, ROUTE_STYLE } from '../src/shared/routes';
+import { LAYER_GRADE_STYLE, layerGrade, percent, ROUTE_STYLE } from '../src/shared/routes';
 import { append, clear, h, icon } from './dom';
 import { placeLabels } from './labels';
+import { layerBadgeText, layerMeaning, runQuality } from './layerColors';
 import { PAD_TOP, PageLayout, ScrollMap, type Size } from './layout';
 
 interface VsCodeApi {
@@ -54,7 +55,7 @@ interface Slot {
   /** the text layer's glyph-run boxes (drawn when the text-layer toggle is on) */
   textOverlay: HTMLDivElement;
   /** what drawText last drew from */
-  textDrawn: { layer: PageTextLayer | undefined; scale: number; hasPage: boolean; on: boolean } | null;
+  textDrawn: { layer: PageTextLayer | undefined; quality: PageOverlay['layer']; scale: number; hasPage: boolean; on: boolean } | null;
   renderedScale: number;
   task: RenderTask | null;
   page: PDFPageProxy | null;
@@ -124,6 +125,17 @@ const legend = h(
   ' invisible (render mode 3, clipped) ',
   h('span', { class: 'swatch vis-hidden' }),
   ' hidden under an image ',
+  h(
+    'span',
+    { class: 'legend-layer', title: "An OCR layer's runs are filled with its page's grade: the analyzer scores the layer of a page as a whole" },
+    ' · OCR layer (page score): ',
+    h('span', { class: 'swatch lq-good' }),
+    ' good ',
+    h('span', { class: 'swatch lq-fair' }),
+    ' fair ',
+    h('span', { class: 'swatch lq-poor' }),
+    ' poor, re-OCR ',
+  ),
   textInfo,
 );
 /** The string of the glyph run under the pointer or the keyboard focus. */
@@ -540,6 +552,18 @@ function drawOverlay(s: Slot): void {
   if (!route) return;
   const style = ROUTE_STYLE[route];
   append(s.head, h('span', { class: `badge route-${route}`, title: style.meaning }, icon(style.icon), ` ${style.label}`));
+  if (o?.layer && route === 'ocr-layer') {
+    const g = layerGrade(o.layer);
+    append(
+      s.head,
+      h(
+        'span',
+        { class: `badge layer-grade lq-${g}`, title: layerMeaning(o.layer), 'data-grade': g },
+        icon(LAYER_GRADE_STYLE[g].icon),
+        ` ${layerBadgeText(o.layer)}`,
+      ),
+    );
+  }
   if (!o) {
     append(s.evidence, h('span', { class: 'pending' }, '…'));
     return;
@@ -649,22 +673,27 @@ const VIS_LABEL: Record<RunBox['visibility'], string> = {
 /** Draws (or clears) the glyph-run boxes of a page: one box a run, coloured by how it shows. */
 function drawText(s: Slot): void {
   const layer = state.showText ? textLayers.get(s.n) : undefined;
+  const quality = overlays.get(s.n)?.layer;
+  const route = head ? routeOf(head, s.n) : undefined;
   const scale = layout ? layout.scaleOf(s.n) : 0;
   const d = s.textDrawn;
-  if (d && d.layer === layer && d.scale === scale && d.hasPage === !!s.page && d.on === state.showText) return;
-  s.textDrawn = { layer, scale, hasPage: !!s.page, on: state.showText };
+  if (d && d.layer === layer && d.quality === quality && d.scale === scale && d.hasPage === !!s.page && d.on === state.showText) return;
+  s.textDrawn = { layer, quality, scale, hasPage: !!s.page, on: state.showText };
   clear(s.textOverlay);
   if (!layer || !s.page) return;
   const viewport = s.page.getViewport({ scale });
   const frag = document.createDocumentFragment();
   layer.runs.forEach((r, i) => {
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(r.rect) as number[];
+    // a run of a graded OCR layer is filled with the page's grade (its border still says how it shows)
+    const q = runQuality(route, quality, r.visibility);
     const box = h('div', {
-      class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}`,
+      class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}${q ? ` lq-${q.grade}` : ''}`,
       tabindex: i === 0 ? '0' : '-1',
       'data-run': i,
+      'data-grade': q?.grade,
       'aria-describedby': 'run-tip',
-      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]})`,
+      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}` : ''})`,
     });
     box.style.left = `${Math.min(x1, x2)}px`;
     box.style.top = `${Math.min(y1, y2)}px`;
@@ -685,10 +714,14 @@ function runOf(el: Element | null): { run: RunBox; box: HTMLElement } | undefine
 
 function showTip(run: RunBox, box: HTMLElement): void {
   clear(tip);
+  const n = Number(box.closest<HTMLElement>('.page')?.dataset.page);
+  const quality = overlays.get(n)?.layer;
+  const q = head && quality ? runQuality(routeOf(head, n), quality, run.visibility) : undefined;
   append(
     tip,
     h('div', { class: 'tip-text' }, run.text || '(no decodable text)'),
     h('div', { class: 'tip-meta' }, `${VIS_LABEL[run.visibility]} · ${run.font} · ${Math.round(run.size * 10) / 10} pt`),
+    q && quality ? h('div', { class: `tip-meta tip-layer lq-${q.grade}` }, layerMeaning(quality)) : null,
   );
   tip.hidden = false;
   const b = box.getBoundingClientRect();
@@ -852,7 +885,11 @@ function receiveEvidence(m: Extract<HostMessage, { type: 'pages' }>): void {
   }
   for (const o of m.pages) {
     const s = slots.get(o.page);
-    if (s) drawOverlay(s);
+    if (s) {
+      drawOverlay(s);
+      // the runs of an OCR layer take the grade the evidence brings
+      drawText(s);
+    }
   }
   updateList(true);
 }
@@ -867,7 +904,8 @@ let focusRowLater: number | undefined;
 function rowLabel(n: number): { route: ReturnType<typeof routeOf>; title: string } {
   const route = head ? routeOf(head, n) : undefined;
   const o = overlays.get(n);
-  const title = route ? `Page ${n}: ${ROUTE_STYLE[route].label}${o ? ` (${o.reasons.join(', ')})` : ''}` : `Page ${n}`;
+  const layer = o?.layer && route === 'ocr-layer' ? `, ${layerBadgeText(o.layer)}` : '';
+  const title = route ? `Page ${n}: ${ROUTE_STYLE[route].label}${o ? ` (${o.reasons.join(', ')})` : ''}${layer}` : `Page ${n}`;
   return { route, title };
 }
 
@@ -878,6 +916,8 @@ function makeRow(n: number): HTMLButtonElement {
     { class: `page-link${route ? ` route-${route}` : ''}`, title, 'data-page': n, tabindex: '-1' },
     route ? icon(ROUTE_STYLE[route].icon) : null,
     String(n),
+    // a page whose OCR layer should be redone is marked in the list too (the title says so in words)
+    route === 'ocr-layer' && overlays.get(n)?.layer?.reocr ? h('span', { class: 'reocr-mark' }, icon(LAYER_GRADE_STYLE.poor.icon)) : null,
   );
   b.addEventListener('click', () => scrollToPage(n, true));
   return b;
