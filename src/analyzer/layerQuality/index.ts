@@ -195,6 +195,9 @@ function caseOf(cp: number): number {
   return 0;
 }
 
+/** characters of the text the shares are counted on at most */
+const TEXT_CHARS = 20_000;
+
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
   let nonSpace = 0;
@@ -236,7 +239,8 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     if (kind === 1 || kind === 2) wLetterDigit = false;
     wPrev = kind;
   };
-  const n = text.length;
+  // the first TEXT_CHARS characters are read: shares of a sample that large are as good as the whole page's
+  const n = Math.min(text.length, TEXT_CHARS);
   for (let i = 0; i < n; i++) {
     let cp = text.charCodeAt(i);
     let units = 1;
@@ -298,20 +302,26 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   return { values, shown };
 }
 
+/** words the width spread is measured on at most (the first ones: a sample enough for a median) */
+const SPREAD_WORDS = 4000;
+
 /** median absolute deviation of ln(width / (characters × size)) over words of 3+ characters */
 function widthSpread(runs: GlyphRun[]): number {
-  const xs: number[] = [];
+  const xs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  let k = 0;
   for (const r of runs) {
+    if (k >= xs.length) break;
     const n = codePoints(r.text);
     if (n < 3 || !(r.size > 0)) continue;
     const w = r.rect[2] - r.rect[0];
     if (!(w > 0)) continue;
-    xs.push(Math.log(w / (n * r.size)));
-    if (xs.length >= 20_000) break;
+    xs[k++] = Math.log(w / (n * r.size));
   }
-  if (xs.length < 5) return 0;
-  const med = median(xs);
-  return median(xs.map((v) => Math.abs(v - med)));
+  if (k < 5) return 0;
+  const v = xs.subarray(0, k);
+  const med = median(v);
+  for (let i = 0; i < k; i++) v[i] = Math.abs(v[i] - med);
+  return median(v);
 }
 
 function codePoints(s: string): number {
@@ -327,10 +337,11 @@ function codePoints(s: string): number {
   return n;
 }
 
-function median(xs: number[]): number {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+/** the median of xs (sorts xs in place) */
+function median(xs: Float64Array): number {
+  xs.sort();
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
 }
 
 type InkResult = { map: InkMap } | { note: string };

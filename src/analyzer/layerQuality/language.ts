@@ -146,7 +146,22 @@ export interface LanguageEvidence {
 /** a word is word-like when its characters cost fewer bits than this under the page's language */
 const WORD_BITS = 4.2;
 /** characters scored at most (the clock is not needed below this) */
-const MAX_CHARS = 60_000;
+const MAX_CHARS = 20_000;
+
+/** characters the four models read to choose the page's languages (the chosen one then reads all) */
+const SELECT_CHARS = 2000;
+
+/** mean bits per character of ids x[0..n) under m (a run of spaces costs once) */
+function bitsPerChar(m: Model, x: Uint16Array, n: number): number {
+  let bits = 0;
+  let count = 0;
+  for (let i = 2; i < n; i++) {
+    if (x[i] === 0 && x[i - 1] === 0) continue;
+    bits += cost(m, x[i - 2], x[i - 1], x[i]);
+    count++;
+  }
+  return bits / Math.max(1, count);
+}
 
 export function languageEvidence(text: string): LanguageEvidence {
   const ms = load();
@@ -171,16 +186,10 @@ export function languageEvidence(text: string): LanguageEvidence {
   if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
+  // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
+  const ns = Math.min(n, SELECT_CHARS);
   for (const lang of LANGUAGES) {
-    const m = ms.get(lang)!;
-    let bits = 0;
-    let count = 0;
-    for (let i = 2; i < n; i++) {
-      if (x[i] === 0 && x[i - 1] === 0) continue;
-      bits += cost(m, x[i - 2], x[i - 1], x[i]);
-      count++;
-    }
-    const bpc = bits / Math.max(1, count);
+    const bpc = bitsPerChar(ms.get(lang)!, x, ns);
     if (bpc < bestBits) {
       second = best;
       secondBits = bestBits;
@@ -191,6 +200,7 @@ export function languageEvidence(text: string): LanguageEvidence {
       second = lang;
     }
   }
+  if (ns < n) bestBits = bitsPerChar(ms.get(best)!, x, n);
   // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
   // manual pages with English commands do, has words of both)
   const m = ms.get(best)!;
@@ -205,16 +215,18 @@ export function languageEvidence(text: string): LanguageEvidence {
     const len = i - start;
     if (len >= 2) {
       let bits = 0;
-      let bits2 = 0;
-      for (let k = start; k <= i; k++) {
-        const a = k >= 2 ? x[k - 2] : 0;
-        bits += cost(m, a, x[k - 1], x[k]);
-        bits2 += cost(m2, a, x[k - 1], x[k]);
-      }
+      for (let k = start; k <= i; k++) bits += cost(m, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
       words++;
       letters += len;
-      if (bits / (len + 1) < WORD_BITS) like++;
-      if (Math.min(bits, bits2) / (len + 1) < WORD_BITS) likeEither++;
+      if (bits / (len + 1) < WORD_BITS) {
+        like++;
+        likeEither++;
+      } else {
+        // only a word the likeliest language does not read is read under the second
+        let bits2 = 0;
+        for (let k = start; k <= i; k++) bits2 += cost(m2, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
+        if (bits2 / (len + 1) < WORD_BITS) likeEither++;
+      }
     }
     start = i + 1;
   }
