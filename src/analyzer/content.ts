@@ -85,11 +85,6 @@ export class ScanContext {
 
 const UNKNOWN_TEXT: FontText = { bytes: 0, truncated: true, text: () => undefined };
 
-/** operand stack depth kept per operator; extra operands are dropped (no operator takes more than six) */
-const MAX_OPERANDS = 1024;
-/** q nesting kept; a deeper q is ignored and its Q restores the outer state, as viewers cap their stacks */
-const MAX_STACK = 256;
-
 export function scanPage(page: PageNode, ctx: ScanContext): PageScan {
   const s = new PageScanner(page, ctx);
   return s.run();
@@ -283,6 +278,8 @@ export class PageScanner {
     let xobjRes: PdfDict | undefined | null = null; // looked up on first use
     const budget = this.ctx.budget;
     const maxOps = this.opt.maxOpsPerPage;
+    const maxOperands = this.opt.maxOperands;
+    const maxSaveDepth = this.opt.maxSaveDepth;
     // Operands count towards the clock too: a stream of megabytes of numbers has no operator to check it at.
     let tokens = 0;
 
@@ -291,12 +288,12 @@ export class PageScanner {
       if (tok === EOF) break;
       if ((++tokens & 16383) === 0 && budget.outOfTime('content')) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
-        if (ops.length < MAX_OPERANDS) ops.push(tok);
+        if (ops.length < maxOperands) ops.push(tok);
         continue;
       }
       if (tok === ARRAY_START || tok === DICT_START) {
         const v = parser.fromToken(tok, 0);
-        if (ops.length < MAX_OPERANDS && !(v instanceof Cmd) && v !== EOF) ops.push(v);
+        if (ops.length < maxOperands && !(v instanceof Cmd) && v !== EOF) ops.push(v);
         continue;
       }
       if ((++this.operators & 4095) === 0) {
@@ -314,7 +311,7 @@ export class PageScanner {
       switch (code) {
         // graphics state
         case Op.Save:
-          if (stack.length < MAX_STACK) stack.push(cloneState(g));
+          if (stack.length < maxSaveDepth) stack.push(cloneState(g));
           break;
         case Op.Restore:
           if (stack.length > 0) g = stack.pop()!;

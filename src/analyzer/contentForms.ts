@@ -10,11 +10,6 @@ import { type ClipTextNode, type GState, LimitHit } from './gstate';
 import { PdfDict, PdfStream, type Resolver, isNumber, numberArray } from './objects';
 import type { Rect } from './types';
 
-/** annotations read per page */
-const MAX_ANNOTATIONS = 10_000;
-/** bytes of a FreeText annotation's /Contents counted when it has no appearance */
-const MAX_FREETEXT_BYTES = 65536;
-
 export function doXObject(
   s: PageScanner,
   g: GState,
@@ -80,7 +75,7 @@ function runForm(
 function freeTextWithoutAppearance(s: PageScanner, a: PdfDict): void {
   const contents = s.r.resolve(a.get('Contents'));
   if (!(contents instanceof Uint8Array)) return;
-  const n = countTextChars(contents.subarray(0, MAX_FREETEXT_BYTES));
+  const n = countTextChars(contents.subarray(0, s.opt.maxFreeTextBytes));
   const ca = s.r.resolve(a.get('CA'));
   if (isNumber(ca) && ca === 0) s.invisibleChars += n;
   else s.visibleChars += n;
@@ -91,7 +86,7 @@ export function paintAnnotations(s: PageScanner): void {
   const r = s.r;
   const annots = r.resolve(s.page.dict.get('Annots'));
   if (!Array.isArray(annots)) return;
-  for (let i = 0; i < annots.length && i < MAX_ANNOTATIONS; i++) {
+  for (let i = 0, max = Math.min(annots.length, s.opt.maxAnnotationsPerPage); i < max; i++) {
     const a = r.resolve(annots[i]);
     if (!(a instanceof PdfDict)) continue;
     const flags = r.resolve(a.get('F'));

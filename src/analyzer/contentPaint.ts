@@ -10,17 +10,6 @@ import { PdfDict, PdfStream, isNumber, numberArray } from './objects';
 import type { Parser } from './parser';
 import type { ImageBox, Rect } from './types';
 
-/** work spent checking text runs against images (and clip text against paint) before giving up (bounds pathological pages) */
-const MAX_HIDE_CHECKS = 20_000_000;
-/** visible text runs kept for the hidden-under-image check */
-export const MAX_TEXT_RUNS = 200_000;
-/** image boxes kept per page while interpreting (coverage is the union of these; the report keeps maxImageBoxesPerPage) */
-const MAX_IMAGES = 10_000;
-/** image XObjects kept per page as witnesses for the layer-quality check */
-const MAX_SCAN_IMAGES = 16;
-/** dictionary entries read from an inline image's BI … ID */
-const MAX_INLINE_KEYS = 1000;
-
 /** A shading pattern named `name` in the resources, or null (tiling patterns and colours are not images). */
 export function shadingPattern(s: PageScanner, resources: PdfDict | undefined, name: string): PdfDict | null {
   const pv = s.r.resolve(s.subDict(resources, 'Pattern')?.get(name));
@@ -47,7 +36,7 @@ export function addShading(s: PageScanner, areaRect: Rect, g: GState, shading?: 
   const va = area(s.visible);
   const box: ImageBox = { rect: r, share: va > 0 ? area(r) / va : 0, kind: 'shading' };
   if (s.fromAnnotation) box.fromAnnotation = true;
-  if (s.images.length < MAX_IMAGES) s.images.push(box);
+  if (s.images.length < s.opt.maxTrackedImages) s.images.push(box);
   if (g.textClip) revealClipText(s, g, r);
 }
 
@@ -68,9 +57,9 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
   if (isNumber(h)) box.height = h;
   if (filter) box.filter = filter;
   if (s.fromAnnotation) box.fromAnnotation = true;
-  if (s.images.length < MAX_IMAGES) s.images.push(box);
+  if (s.images.length < s.opt.maxTrackedImages) s.images.push(box);
   const scanImages = s.scanImages;
-  if (scanImages && stream && !imageMask && !s.fromAnnotation && isNumber(w) && isNumber(h) && scanImages.length < MAX_SCAN_IMAGES)
+  if (scanImages && stream && !imageMask && !s.fromAnnotation && isNumber(w) && isNumber(h) && scanImages.length < s.opt.maxScanImagesPerPage)
     scanImages.push({ stream, ctm: g.ctm, rect, width: w, height: h, filter });
   // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
   const opaque = !imageMask && g.fillAlpha >= 1 && !g.softMask && !dict.has('SMask') && !dict.has('Mask');
@@ -80,8 +69,13 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
 }
 
 function hideRunsUnder(s: PageScanner, rect: Rect): void {
-  if (s.hideChecks > MAX_HIDE_CHECKS) return;
+  const max = s.opt.maxOverlapChecks;
+  if (s.hideChecks > max) return;
   s.hideChecks += s.runs.length;
+  if (s.hideChecks > max) {
+    s.notes.push('too much text to check against the images painted over it: later images hide nothing');
+    return;
+  }
   for (const run of s.runs) {
     if (run.hidden || !contains(rect, run.rect, 1)) continue;
     run.hidden = true;
@@ -98,9 +92,10 @@ function hideRunsUnder(s: PageScanner, rect: Rect): void {
 export function revealClipText(s: PageScanner, g: GState, rect: Rect): void {
   for (let node = g.textClip; node; node = node.next) {
     if (node.left === 0) continue;
+    const max = s.opt.maxOverlapChecks;
     s.clipChecks += node.runs.length;
-    if (s.clipChecks > MAX_HIDE_CHECKS) {
-      if (s.clipChecks - node.runs.length <= MAX_HIDE_CHECKS)
+    if (s.clipChecks > max) {
+      if (s.clipChecks - node.runs.length <= max)
         s.notes.push('too much clip-mode text to check against what is painted through it: the rest stays invisible');
       return;
     }
@@ -113,7 +108,7 @@ export function revealClipText(s: PageScanner, g: GState, rect: Rect): void {
       s.badChars += run.bad;
       if (run.fe) run.fe.invisibleChars! -= run.chars;
       if (run.lf !== undefined) s.layer?.setVisibility(run.lf, run.lt!, 'visible');
-      if (s.runs.length < MAX_TEXT_RUNS)
+      if (s.runs.length < s.opt.maxTrackedTextRuns)
         s.runs.push({ rect: run.rect, chars: run.chars, bad: run.bad, hidden: false, lf: run.lf, lt: run.lt, fe: run.fe });
     }
   }
@@ -122,7 +117,7 @@ export function revealClipText(s: PageScanner, g: GState, rect: Rect): void {
 /** BI <dict> ID <data> EI: reads the dictionary, skips the data, and places the image. */
 export function inlineImage(s: PageScanner, lexer: Lexer, parser: Parser, g: GState): void {
   const dict = new PdfDict();
-  for (let i = 0; i < MAX_INLINE_KEYS; i++) {
+  for (let i = 0, max = s.opt.maxInlineImageKeys; i < max; i++) {
     const t = lexer.next();
     if (t === EOF) return;
     if (t instanceof Cmd && t.op === 'ID') break;

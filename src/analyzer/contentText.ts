@@ -5,16 +5,13 @@
  */
 import type { PageScanner } from './content';
 import { isGlyphlessFont } from './fonts';
-import { addShading, MAX_TEXT_RUNS } from './contentPaint';
+import { addShading } from './contentPaint';
 import { type Matrix, multiply, transformRect } from './geometry';
 import { type ClipText, type GState, type TextRun, advanceText } from './gstate';
 import { isWhite } from './lexer';
 import { type PdfValue, isNumber } from './objects';
 import { type TextLayerBuilder, boundsInto, codeBytes } from './textLayer';
 import type { FontEvidence, Rect } from './types';
-
-/** clip-mode text runs kept per text object; later ones merge into the last (bounds the checks per paint) */
-const MAX_CLIP_RUNS = 1024;
 
 /** the text layer's scratch glyph box (TextLayerBuilder.glyph copies what it keeps) */
 const glyphRect: Rect = [0, 0, 0, 0];
@@ -128,7 +125,7 @@ export function showText(s: PageScanner, g: GState, tm: Matrix, items: PdfValue[
   if (chars === 0) return;
   s.visibleChars += chars;
   s.badChars += bad;
-  if (s.runs.length < MAX_TEXT_RUNS) {
+  if (s.runs.length < s.opt.maxTrackedTextRuns) {
     const run: TextRun = { rect, chars, bad, hidden: false };
     if (fe) run.fe = fe;
     if (lr) {
@@ -233,7 +230,7 @@ function showGlyphs(
 /** Clip-mode text of the current text object: it joins the clip at ET. */
 function addClipText(s: PageScanner, rect: Rect, chars: number, bad: number, lr?: [number, number], fe?: FontEvidence): void {
   const pending = (s.pendingTextClip ??= []);
-  if (pending.length < MAX_CLIP_RUNS) {
+  if (pending.length < s.opt.maxClipRunsPerTextObject) {
     const ct: ClipText = { rect, chars, bad, shown: false };
     if (fe) ct.fe = fe;
     if (lr) {

@@ -121,6 +121,28 @@ export interface AnalyzerOptions {
   maxXmpItems: number;
   /** XMP element nesting tracked (deeper elements are only counted, so their end tags still balance) */
   maxXmpDepth: number;
+
+  // Limits of the content interpreter (per page)
+  /** operands kept on the stack before one operator (no operator takes more than six; the rest are dropped) */
+  maxOperands: number;
+  /** q nesting kept (a deeper q is ignored and its Q restores the outer state) */
+  maxSaveDepth: number;
+  /** visible text runs tracked for the hidden-under-an-image check (later runs are counted but cannot be hidden) */
+  maxTrackedTextRuns: number;
+  /** image and shading boxes tracked while interpreting (coverage is their union; later ones are not placed) */
+  maxTrackedImages: number;
+  /** text-run-against-paint checks (runs hidden by images, clip text revealed by paint) before those checks stop */
+  maxOverlapChecks: number;
+  /** clip-mode text runs kept per text object (later ones merge into the last) */
+  maxClipRunsPerTextObject: number;
+  /** annotations read per page */
+  maxAnnotationsPerPage: number;
+  /** entries read from one inline image's dictionary (BI … ID) */
+  maxInlineImageKeys: number;
+  /** bytes of a FreeText annotation's /Contents counted when it has no appearance stream */
+  maxFreeTextBytes: number;
+  /** image XObjects kept per page as witnesses for the layer-quality check */
+  maxScanImagesPerPage: number;
   /** password to try after the empty one (UTF-8) */
   password?: string;
 }
@@ -176,6 +198,16 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   maxXmpProperties: 512,
   maxXmpItems: 256,
   maxXmpDepth: 64,
+  maxOperands: 1024,
+  maxSaveDepth: 256,
+  maxTrackedTextRuns: 200_000,
+  maxTrackedImages: 10_000,
+  maxOverlapChecks: 20_000_000,
+  maxClipRunsPerTextObject: 1024,
+  maxAnnotationsPerPage: 10_000,
+  maxInlineImageKeys: 1000,
+  maxFreeTextBytes: 65536,
+  maxScanImagesPerPage: 16,
 });
 
 /** The resolved options as the stages read their bounds from them (never changed once resolved). */
