@@ -249,12 +249,12 @@ await step('classify all shows progress and reaches every PDF', page, async () =
       .innerText()
       .catch(() => '')
   ).replace(/\s+/g, ' ');
-  check(/Classifying 10 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
+  check(/Classifying 11 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
   await waitFor(
     async () => {
       const rows = await treeRows();
-      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf', 'tesseract.pdf', 'docs/summary.pdf', 'more/summary.pdf'].every((n) =>
-        rows.some((r) => r.startsWith(n)),
+      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf', 'tesseract.pdf', 'docs/summary.pdf', 'more/summary.pdf', 'zoning-minutes.pdf'].every(
+        (n) => rows.some((r) => r.startsWith(n)),
       );
     },
     'every PDF in the tree',
@@ -520,6 +520,116 @@ await step('the text-layer toggle draws boxes on an OCR scan; the fonts table li
   await w.locator('button.fonts-toggle').click();
 });
 
+// 10c. layer quality (issue 16): the OCR'd scan with poor text layers (docs/zoning-minutes.pdf, pages 2 and 4) is
+// flagged in the tree (the document's description, a re-OCR group, the pages' grades) and in Problems (one warning,
+// its code link to the first page), and the preview shows the page's grade and colours the layer's runs with it
+/** Moves the keyboard focus in a list (the tree, the Problems panel) until a row matching `re` is rendered: the lists are virtual. */
+async function scrollListTo(list, re, key = 'ArrowUp', max = 60) {
+  for (let i = 0; i < max; i++) {
+    const texts = (await list.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    if (texts.some((t) => re.test(t))) return true;
+    await page.keyboard.press(key);
+  }
+  return false;
+}
+await step('a poor OCR layer is flagged in the tree, in Problems and in the preview', page, async () => {
+  await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  const tree = routesView().locator('.monaco-list').first();
+  // the document sorts last (no page needs OCR, its name last): End reaches it whatever is expanded above it
+  await tree.focus();
+  await page.keyboard.press('End');
+  const docRow = await waitFor(
+    async () => (await treeRows()).find((r) => r.startsWith('zoning-minutes.pdf')),
+    'zoning-minutes.pdf in the tree',
+    60_000,
+  );
+  check(/re-OCR pages 2, 4/.test(docRow), `the document row names the pages to re-OCR: "${docRow}"`);
+  // expand it (focus is on it after End) and walk down into its re-OCR group, which comes first and is expanded
+  await routesView().locator('.monaco-list-row', { hasText: 'zoning-minutes.pdf' }).first().click();
+  await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  const rows = await waitFor(
+    async () => {
+      const rs = await treeRows();
+      const at = rs.findIndex((r) => /^re-OCR advised \(2\)/.test(r));
+      return at >= 0 && rs[at + 2] && rs.slice(at, at + 3);
+    },
+    'the re-OCR group and its pages',
+    30_000,
+  );
+  check(
+    /^Page 2 layer poor \(\d\.\d\d\) · re-OCR/.test(rows[1]) && /^Page 4 layer poor \(\d\.\d\d\) · re-OCR/.test(rows[2]),
+    `the re-OCR group lists pages 2 and 4 with their grade: ${rows.join(' | ')}`,
+  );
+  // the good pages are graded too, under the OCR-layer group
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  const good = await waitFor(async () => (await treeRows()).find((r) => /^Page 1 layer good/.test(r)), 'page 1 graded good', 15_000).catch(() => '');
+  check(/^Page 1 layer good \(\d\.\d\d\)/.test(good), `a good layer says so: "${good}"`);
+  await page.screenshot({ path: path.join(SHOTS, 'layer-tree-dark.png') });
+
+  // Problems: one warning for the document, its code link opens the preview at page 2
+  await runCommand(page, 'View: Focus Problems');
+  const markers = page.locator('.markers-panel .monaco-list').first();
+  await markers.locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await markers.focus();
+  await page.keyboard.press('End');
+  const found = await scrollListTo(markers, /OCR layer poor on pages 2, 4: re-OCR advised/);
+  check(found, 'Problems has the warning "OCR layer poor on pages 2, 4: re-OCR advised"');
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: /OCR layer poor on pages 2, 4/ }).first();
+  const text = (await row.innerText()).replace(/\s+/g, ' ');
+  const warning = await row.locator('.codicon-warning, .codicon-problems-warning-icon, [class*="warning"]').count();
+  check(warning > 0, `the entry is a warning: ${text}`);
+  const link = row.locator('.code-link a, a.monaco-link').first();
+  const href = decodeURIComponent((await link.getAttribute('href').catch(() => '')) ?? '');
+  check(
+    /^command:pdfPageDiagnostics\.showPagePreview\?/.test(href) && /zoning-minutes\.pdf"\s*,\s*2\s*\]/.test(href),
+    `its code links to page 2 of the document: ${href.slice(-80)}`,
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'layer-problems-dark.png') });
+  await link.click();
+  await waitFor(async () => /Pages: zoning-minutes\.pdf/.test(await activeTab()), 'the preview of zoning-minutes.pdf', 30_000);
+  const w = webviewFrame();
+  const badge = await waitFor(
+    async () =>
+      (await w
+        .locator('.page[data-page="2"] .badge.layer-grade')
+        .innerText({ timeout: 1000 })
+        .catch(() => '')) || '',
+    "page 2's grade badge",
+    60_000,
+  );
+  check(/layer poor \d\.\d\d · re-OCR/.test(badge), `the preview's page header shows the grade: "${badge.trim()}"`);
+  // the text layer: the runs of page 2's OCR layer take its grade
+  const on = await w.locator('body').evaluate((b) => b.classList.contains('show-text'));
+  if (!on) {
+    await w.locator('main.pages').focus();
+    await page.keyboard.press('Alt+T');
+  }
+  const grades = await waitFor(
+    async () => {
+      const g = await w.locator('.page[data-page="2"] .text-overlay .run').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.grade))]);
+      return g.length > 0 && g;
+    },
+    "page 2's runs",
+    60_000,
+  );
+  check(grades.join() === 'poor', `the runs of the poor layer are coloured poor: ${grades.join(', ')}`);
+  const legend = await w.locator('.legend-layer').isVisible();
+  check(legend, 'the legend explains the layer colours');
+  await page.screenshot({ path: path.join(SHOTS, 'layer-preview-dark.png') });
+  await w.locator('button.text-toggle').click();
+  // leave the lists as the later steps expect them: the Problems list and the tree back at their top
+  await runCommand(page, 'View: Focus Problems');
+  await markers.focus();
+  await page.keyboard.press('Home');
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  await tree.focus();
+  await page.keyboard.press('Home');
+});
+
 // Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
 const filesUnder = (dir) =>
   fs.existsSync(dir)
@@ -651,12 +761,12 @@ await step('classify all can be cancelled', page, async () => {
   const progressText = await waitFor(
     async () => {
       const t = (await toast.innerText()).replace(/\s+/g, ' ');
-      return /\d+\/16 ·/.test(t) && t;
+      return /\d+\/17 ·/.test(t) && t;
     },
     'a file count in the progress notification',
     30_000,
   );
-  check(/Classifying 16 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
+  check(/Classifying 17 PDFs/.test(progressText), `progress shows the run and its count: "${progressText.slice(0, 90)}"`);
   const bar = await toast
     .locator('.monaco-progress-container')
     .first()
@@ -746,6 +856,9 @@ const shots = [
   'text-layer-light',
   'fonts-dark',
   'fonts-light',
+  'layer-tree-dark',
+  'layer-problems-dark',
+  'layer-preview-dark',
 ];
 const stale = shots.filter((n) => !fs.existsSync(path.join(SHOTS, `${n}.png`)) || fs.statSync(path.join(SHOTS, `${n}.png`)).mtimeMs < t0);
 check(stale.length === 0, `screenshots written by this run (light and dark): ${stale.length ? 'missing ' + stale.join(', ') : shots.join(', ')}`);

@@ -1,6 +1,6 @@
 // Lays out the e2e workspace from the project's own fixtures: a text file, a scan, a mixed file with a scanned last
 // page, an OCR'd scan whose Producer names an OCR engine, a Tesseract-style OCR'd scan, two same-named files, a
-// password-protected file and a damaged one.
+// password-protected file, a damaged one, and OCR'd scans with good and poor text layers (zoning-minutes.pdf).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,9 @@ export function makeWorkspace(ws) {
     path.join(ws, 'docs', 'ocr-layer.pdf'),
     withProducer(fs.readFileSync(path.join(FX, '13-ocr-layer.pdf')), 'OCRmyPDF 16.0 / Tesseract OCR-PDF 5.3.0'),
   );
+  // OCR layers good (pages 1, 3) and poor (2: garbage, 4: most of the ink has no word), and a text page: the layer
+  // grades, the re-OCR group and warning (test/fixtures/e2e/README.md). Its name sorts last among the documents.
+  fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf'), path.join(ws, 'docs', 'zoning-minutes.pdf'));
   fs.writeFileSync(path.join(ws, 'README.md'), '# PDF Page Diagnostics sample workspace\n');
   return ws;
 }

@@ -106,6 +106,32 @@ suite('extension host', () => {
     assert.ok(ext().exports.analysed() >= 1, 'files were analysed in this window');
   });
 
+  test('a poor OCR layer: the re-OCR group in the tree and one warning in Problems (layer quality is on by default)', async () => {
+    const doc = file('docs/zoning-minutes.pdf');
+    await vscode.commands.executeCommand('pdfPageDiagnostics.classify', doc, [doc]);
+    const all = diags('docs/zoning-minutes.pdf');
+    const re = all.filter((d) => codeOf(d) === 'reocr');
+    assert.strictEqual(re.length, 1, JSON.stringify(all.map((d) => d.message)));
+    assert.strictEqual(re[0].message, 'OCR layer poor on pages 2, 4: re-OCR advised');
+    assert.strictEqual(re[0].severity, vscode.DiagnosticSeverity.Warning);
+    assert.strictEqual(re[0].code.target.path, 'pdfPageDiagnostics.showPagePreview');
+    assert.deepStrictEqual(JSON.parse(decodeURIComponent(re[0].code.target.query)), [doc.toString(), 2]);
+    const row = (await treeRows()).find((r) => r.label === 'zoning-minutes.pdf');
+    assert.ok(row, 'zoning-minutes.pdf in the tree');
+    assert.match(row.description, /re-OCR pages 2, 4/);
+    const group = row.children.find((g) => /^re-OCR advised/.test(g.label));
+    assert.ok(group, `a re-OCR group: ${row.children.map((g) => g.label).join(', ')}`);
+    assert.strictEqual(group.label, 're-OCR advised (2)');
+    assert.deepStrictEqual(
+      group.children.map((p) => p.label),
+      ['Page 2', 'Page 4'],
+    );
+    for (const p of group.children) assert.match(p.description, /^layer poor \(\d\.\d\d\) · re-OCR/);
+    const layers = row.children.find((g) => g.label === 'OCR layer (4)');
+    assert.ok(layers, row.children.map((g) => g.label).join(', '));
+    assert.match(layers.children[0].description, /^layer good \(\d\.\d\d\)/);
+  });
+
   test('Clear Results empties the tree and the diagnostics collection', async () => {
     await vscode.commands.executeCommand('pdfPageDiagnostics.clearResults');
     assert.deepStrictEqual(await treeRows(), []);
