@@ -1,7 +1,7 @@
 /** The status bar item for the active PDF ("PDF: 38 text · 2 OCR"); clicking it reveals the document in the tree. */
 import * as vscode from 'vscode';
 import { isPdfUri } from './classifier';
-import { statusText, verdictOf } from './model';
+import { layerSummary, statusText, verdictOf } from './model';
 import type { ExtensionSettings } from './settings';
 import type { ReportStore } from './store';
 
@@ -34,8 +34,9 @@ export class PdfStatusBar implements vscode.Disposable {
     const entry = this.store.get(uri.toString());
     const trust = this.settings().trustOcrLayer;
     this.item.text = `$(file-pdf) ${statusText(entry?.report, trust)}`;
+    const layers = entry ? layerSummary(entry.report) : undefined;
     this.item.tooltip = entry
-      ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\n${vscode.l10n.t('Click to show in the Page Routes view')}`
+      ? `${entry.label}\n${verdictOf(entry.report, trust).summary}\n${layers ? `${layers}\n` : ''}${vscode.l10n.t('Click to show in the Page Routes view')}`
       : vscode.l10n.t('Click to classify this PDF');
     this.item.command = { command: 'pdfPageDiagnostics.revealInTree', title: vscode.l10n.t('Show in Page Routes'), arguments: [uri] };
     this.item.backgroundColor =
