@@ -34,8 +34,9 @@ export class TextLayerBuilder {
   private textLen = 0;
   private textCut = false;
   private lastChar = 10; // as if after a line break: no leading space
-  // the current run
+  // the current run, and its text so far
   private cur: GlyphRun | null = null;
+  private word = '';
   private curKept = false;
   // where the previous glyph ended, its baseline direction and size
   private hasPrev = false;
@@ -99,11 +100,11 @@ export class TextLayerBuilder {
       return;
     }
     const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
-    this.emit(t);
     const cur = this.cur;
     const rs = round3(size);
     if (cur && cur.font === font && cur.size === rs) {
-      cur.text += t;
+      // the run's text grows in `word`; it is written into the run and the page text once, when the run ends
+      this.word += t;
       cur.chars += chars;
       const r = cur.rect;
       if (rect[0] < r[0]) r[0] = rect[0];
@@ -114,6 +115,7 @@ export class TextLayerBuilder {
       return;
     }
     this.endRun();
+    this.word = t;
     this.startRun({
       text: t,
       rect: [rect[0], rect[1], rect[2], rect[3]],
@@ -174,7 +176,13 @@ export class TextLayerBuilder {
     this.curKept = true;
   }
 
+  /** The current run ends: its text (glyphs appended since it started) goes into the run and the page text. */
   private endRun(): void {
+    if (this.cur) {
+      this.cur.text = this.word;
+      this.emit(this.word);
+      this.word = '';
+    }
     this.cur = null;
     this.curKept = false;
   }
