@@ -6,7 +6,6 @@
  * takes the page's grade: on an `ocr-layer` page the layer is its unseen text (the runs the analyzer scored: invisible,
  * clipped or hidden), never its visible text.
  */
-import type { PageRoute } from '../src/analyzer/types';
 import type { PageOverlay, RunBox } from '../src/shared/protocol';
 import { type LayerGrade, layerGrade, scoreText } from '../src/shared/routes';
 
@@ -18,7 +17,11 @@ export interface RunQuality {
 }
 
 /** The grade a run of page `route` is coloured with, or undefined when the run is not part of a graded layer. */
-export function runQuality(route: PageRoute | undefined, layer: PageOverlay['layer'], visibility: RunBox['visibility']): RunQuality | undefined {
+export function runQuality(
+  route: PageOverlay['route'] | undefined,
+  layer: PageOverlay['layer'],
+  visibility: RunBox['visibility'],
+): RunQuality | undefined {
   if (route !== 'ocr-layer' || !layer || visibility === 'visible') return undefined;
   return { grade: layerGrade(layer), score: layer.score, reocr: layer.reocr };
 }
