@@ -261,10 +261,19 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
     const enc = r.resolve(dict.get('Encoding'));
     const unicodeCMap = typeof enc === 'string' && /UCS2|UTF16/.test(enc);
     const identityTU = ident === 'Identity-H' || ident === 'Identity-V';
+    // codes found through the ranges are remembered (a range is searched once per code, not once per glyph)
+    const memo = tu && tu.ranges.length > 0 ? new Map<number, string | undefined>() : undefined;
     return {
       bytes: 300 + (tu ? tu.bytes : 0),
       truncated: tu?.truncated ?? false,
       text(code: number): string | undefined {
+        if (memo) {
+          const hit = memo.get(code);
+          if (hit !== undefined || memo.has(code)) return hit;
+          const t = tu!.get(code);
+          if (memo.size < MAX_CODES) memo.set(code, t);
+          return t;
+        }
         if (tu) return tu.get(code);
         if ((unicodeCMap || identityTU) && code > 0) return code <= 0xffff ? String.fromCharCode(code) : String.fromCodePoint(code);
         return undefined;
@@ -272,15 +281,23 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
     };
   }
   const table = simpleTable(dict, r, subtype);
+  // a simple font's codes are bytes: each one's text (ToUnicode first, then the encoding) is worked out once
+  const memo = new Array<string | undefined | null>(256).fill(null);
+  const lookup = (code: number): string | undefined => {
+    if (tu) {
+      const s = tu.get(code);
+      if (s !== undefined) return s;
+    }
+    return table(code);
+  };
   return {
-    bytes: 300 + 256 * 40 + (tu ? tu.bytes : 0),
+    bytes: 300 + 256 * 48 + (tu ? tu.bytes : 0),
     truncated: tu?.truncated ?? false,
     text(code: number): string | undefined {
-      if (tu) {
-        const s = tu.get(code);
-        if (s !== undefined) return s;
-      }
-      return table(code);
+      if (code > 0xff) return lookup(code);
+      let t = memo[code];
+      if (t === null) t = memo[code] = lookup(code);
+      return t;
     },
   };
 }
