@@ -120,6 +120,12 @@ export interface GlyphRun {
   hScale: number;
   /** non-whitespace characters, counted as visibleChars / invisibleChars count them */
   chars: number;
+  /**
+   * How likely the run is a word of the page's languages, 0..1 (½ at the cut the layer-quality score counts words as
+   * word-like; 0 for a run with undecodable glyphs). Set on the scored layer's runs when AnalyzerOptions.layerQuality
+   * is on; absent for runs without letters.
+   */
+  likelihood?: number;
 }
 
 /** The page's text layer: its glyph runs and its text in reading order. Only reported when AnalyzerOptions.textLayer is on. */

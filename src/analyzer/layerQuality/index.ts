@@ -31,7 +31,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, toPixels } from './ink';
 import { decodeJpegDc } from './jpeg';
-import { languageEvidence } from './language';
+import { type Language, languageEvidence, wordLikelihood } from './language';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -117,6 +117,9 @@ export type SignalName =
   | 'boxesOffInk'
   | 'wordLike';
 
+/** runs given a likelihood at most */
+const LIKELIHOOD_RUNS = 20_000;
+
 export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
   const runs = layer.runs.filter((r) => (input.which === 'invisible' ? r.visibility !== 'visible' : r.visibility === 'visible'));
@@ -124,6 +127,12 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   const text = runs.length === layer.runs.length ? layer.text : runs.map((r) => r.text).join(' ');
   const x = textSignals(text, runs);
   Object.assign(signals, x.shown);
+  // each word's likelihood, for a view that colours the layer's words (runs past LIKELIHOOD_RUNS are left without)
+  const nr = Math.min(runs.length, LIKELIHOOD_RUNS);
+  for (let i = 0; i < nr; i++) {
+    const l = wordLikelihood(runs[i].text, x.language, x.second);
+    if (l !== undefined) runs[i].likelihood = l;
+  }
   const ink = input.scan ? inkSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000) : { note: 'no scan image' };
   if ('note' in ink) {
     signals.image = ink.note;
@@ -165,6 +174,9 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
 interface TextSignals {
   values: Partial<Record<SignalName | 'letters', number>>;
   shown: LayerQuality['signals'];
+  /** the page's two likeliest languages */
+  language: Language;
+  second: Language;
 }
 
 /** letters, digits and common punctuation: what is not a symbol */
@@ -299,7 +311,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   };
   const shown: LayerQuality['signals'] = { language: lang.language, letters: lang.letters };
   for (const [k, v] of Object.entries(values)) if (k !== 'letters') shown[k] = r3(v);
-  return { values, shown };
+  return { values, shown, language: lang.language, second: lang.second };
 }
 
 /** words the width spread is measured on at most (the first ones: a sample enough for a median) */

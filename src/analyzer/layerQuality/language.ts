@@ -133,6 +133,8 @@ function hashSlot(k: number, mask: number): number {
 export interface LanguageEvidence {
   /** the language whose model gives the text the highest likelihood */
   language: Language;
+  /** the second likeliest */
+  second: Language;
   /** bits per character of the text under that model (lower = more like the language); NaN without letters */
   bitsPerChar: number;
   /** share of words (2+ letters) whose own bits per character stay under WORD_BITS: words that read like the language */
@@ -183,7 +185,7 @@ export function languageEvidence(text: string): LanguageEvidence {
     }
     x[n++] = cp === 32 ? 0 : cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : other;
   }
-  if (n < 4) return { language: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
+  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
@@ -232,9 +234,73 @@ export function languageEvidence(text: string): LanguageEvidence {
   }
   return {
     language: best,
+    second,
     bitsPerChar: bestBits,
     wordLike: words > 0 ? like / words : 0,
     wordLikeEither: words > 0 ? likeEither / words : 0,
     letters,
   };
+}
+
+/** letters met that no model holds, by whether they are letters (bounded cache) */
+const letterCache = new Map<number, boolean>();
+function isLetter(cp: number): boolean {
+  let v = letterCache.get(cp);
+  if (v === undefined) {
+    v = /\p{L}/u.test(String.fromCodePoint(cp));
+    if (letterCache.size < 4096) letterCache.set(cp, v);
+  }
+  return v;
+}
+
+/** scratch ids for runWordBits */
+let scratch = new Uint16Array(64);
+
+/**
+ * Bits per character of one word (a glyph run's text) under the likelier of two languages, as languageEvidence reads
+ * words: letters lower-cased, anything else a space, a space before and after. NaN when it holds no letter.
+ */
+export function wordBits(text: string, a: Language, b: Language): number {
+  const ms = load();
+  if (scratch.length < text.length + 2) scratch = new Uint16Array(text.length * 2 + 2);
+  const x = scratch;
+  const other = size - 1;
+  let n = 0;
+  let letters = 0;
+  x[n++] = 0;
+  const lower = text.toLowerCase();
+  for (let i = 0; i < lower.length; i++) {
+    let cp = lower.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < lower.length) {
+      const lo = lower.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    const id = cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : cp > 0x7f && isLetter(cp) ? other : 0;
+    if (id === 0 && x[n - 1] === 0) continue;
+    x[n++] = id;
+    if (id !== 0) letters++;
+  }
+  if (letters === 0) return NaN;
+  if (x[n - 1] !== 0) x[n++] = 0;
+  const ma = ms.get(a)!;
+  const mb = ms.get(b)!;
+  let ba = 0;
+  let bb = 0;
+  for (let k = 1; k < n; k++) {
+    const p = k >= 2 ? x[k - 2] : 0;
+    ba += cost(ma, p, x[k - 1], x[k]);
+    bb += cost(mb, p, x[k - 1], x[k]);
+  }
+  return Math.min(ba, bb) / (n - 1);
+}
+
+/** how likely a word is a word of the page's languages, 0..1: ½ at the word-likeness cut, falling with each bit past it */
+export function wordLikelihood(text: string, a: Language, b: Language): number | undefined {
+  if (text.includes('\ufffd')) return 0;
+  const bits = wordBits(text, a, b);
+  if (!Number.isFinite(bits)) return undefined;
+  return Math.round(100 / (1 + Math.exp(2 * (bits - WORD_BITS)))) / 100;
 }
