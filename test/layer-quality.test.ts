@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { languageEvidence } from '../src/analyzer/layerQuality/language';
-import { layerQuality } from '../src/analyzer/layerQuality/index';
+import { inkCoverage, layerQuality } from '../src/analyzer/layerQuality/index';
+import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
 
@@ -175,4 +176,74 @@ test('off by default; on, ocr-layer pages of the data get a score and nothing el
   });
   // page 1 is a Caesar-shifted layer
   assert.equal(on.pages[0].evidence.layerQuality!.reocr, true);
+});
+
+/** an ink map of w × h samples whose page coordinates are its pixel ones (x = column, y = h − row) */
+function inkMapOf(w: number, h: number, ink: (col: number, row: number) => number): InkMap {
+  const data = new Uint8Array(w * h);
+  const sat = new Int32Array((w + 1) * (h + 1));
+  let total = 0;
+  for (let y = 0; y < h; y++) {
+    let rowSum = 0;
+    for (let x = 0; x < w; x++) {
+      const v = ink(x, y);
+      data[y * w + x] = v;
+      rowSum += v;
+      sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + rowSum;
+    }
+    total += rowSum;
+  }
+  return { width: w, height: h, sat, ink: data, total, paper: 230, dark: 40, map: [1, 0, 0, 0, -1, h] };
+}
+
+function runAt(text: string, col0: number, col1: number, row0: number, row1: number, h: number): GlyphRun {
+  return { text, rect: [col0, h - row1, col1, h - row0], visibility: 'invisible', font: 'F1', size: 2, hScale: 1, chars: text.length };
+}
+
+test('text-like missing ink: a dropped line counts, a form frame does not', () => {
+  const H = 40;
+  // four text lines (rows 5-6, 10-11, 15-16, 20-21, columns 5-34) and a frame (rows 24-39, columns 1-39, outline only)
+  const line = (r: number) => [5, 10, 15, 20].some((l) => r === l || r === l + 1);
+  const frame = (c: number, r: number) => r >= 24 && c >= 1 && c <= 39 && (r === 24 || r === 39 || c === 1 || c === 39);
+  const m = inkMapOf(40, H, (c, r) => ((line(r) && c >= 5 && c < 35) || frame(c, r) ? 100 : 0));
+  const runs = (lines: number[]) => lines.map((l) => runAt('words', 5, 35, l, l + 2, H));
+  const all = inkCoverage(m, runs([5, 10, 15, 20]));
+  const half = inkCoverage(m, runs([5, 10]));
+  // the frame is ink no box covers, but not text: all ink says a part is missing, text-like ink says none
+  assert.ok(all.inkMissed > 0.2, JSON.stringify(all));
+  assert.ok(all.textInkMissed < 0.02, JSON.stringify(all));
+  // two of four lines dropped: half the text ink is missing, the frame still does not count
+  assert.ok(Math.abs(half.textInkMissed - 0.5) < 0.05, JSON.stringify(half));
+  assert.ok(half.inkMissed > half.textInkMissed, JSON.stringify(half));
+});
+
+test('word shape: capitals after small letters and digits between letters are garbled words; mixed-language pages read under either language', () => {
+  const clean = 'The passwd command changes passwords for user accounts. A normal user may only change the password for their own account.';
+  const garble = 'Nonb30satenbckue KOMAaHAbI HA3BAHME 3MeHseT Naponb nonb3oBaTena CVUHTAKCUC napamerppi YYETHAA OnUCAHKE';
+  const words = (s: string) => s.split(' ');
+  const q = (s: string) => layerQuality({ layer: layerOf(words(s), () => 5), which: 'invisible' });
+  const qc = q(clean);
+  const qg = q(`${clean} ${garble}`);
+  assert.equal(qc.signals.garbled, 0, JSON.stringify(qc.signals));
+  assert.ok((qg.signals.garbled as number) >= 0.15, JSON.stringify(qg.signals));
+  assert.ok(qg.score < qc.score, `${qg.score} < ${qc.score}`);
+  // "iPhone" style capitals after a small letter are rare; digits around letters ("2nd", "x86", "A4") are not garbled
+  assert.equal(q('the 2nd edition of x86 manuals on A4 paper is here').signals.garbled, 0);
+  // half English, half Russian: word-like under either language is more than under the likeliest alone
+  const mixed = languageEvidence(
+    'the command changes passwords for user accounts Каждый человек имеет право на свободу убеждений и на свободное выражение',
+  );
+  assert.ok(mixed.wordLikeEither > mixed.wordLike + 0.2, JSON.stringify(mixed));
+});
+
+test('each scored run gets a likelihood: words high, shifted letters low, undecodable glyphs 0, no letters none', () => {
+  const words = 'everyone has the right to freedom of opinion and expression 1948 \ufffd\ufffd'.split(' ');
+  const shifted = ['hyhub', 'kdv', 'wkh', 'uljkw'];
+  const layer = layerOf([...words, ...shifted], () => 5);
+  layerQuality({ layer, which: 'invisible' });
+  const like = (t: string) => layer.runs.find((r) => r.text === t)?.likelihood;
+  for (const w of ['everyone', 'right', 'freedom', 'opinion', 'expression']) assert.ok(like(w)! > 0.5, `${w} ${like(w)}`);
+  for (const w of shifted) assert.ok(like(w)! < 0.5, `${w} ${like(w)}`);
+  assert.equal(like('\ufffd\ufffd'), 0);
+  assert.equal(like('1948'), undefined);
 });

@@ -370,7 +370,7 @@ function inkSignals(
   maxPixels: number,
 ): { inkMissed: number; textInkMissed: number; boxesOffInk: number } | { note: string } {
   const ink = inkOf(scan, budget, maxPixels);
-  return 'note' in ink ? ink : coverage(ink.map, runs);
+  return 'note' in ink ? ink : inkCoverage(ink.map, runs);
 }
 
 function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): InkResult {
@@ -407,7 +407,8 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): 
   return ink;
 }
 
-function coverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; textInkMissed: number; boxesOffInk: number } {
+/** How the runs cover the ink of a map (exported for tests). */
+export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; textInkMissed: number; boxesOffInk: number } {
   const mask = new Uint8Array(m.width * m.height);
   let boxes = 0;
   let off = 0;
