@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MISSING, REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
+import { MISSING, REOCR_CER, UNWORDLIKE_CLEAN, WEIGHTS } from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
@@ -375,7 +375,7 @@ function fitModel(
       );
       const predict = (x: number[], m: number) => {
         const f = share(m);
-        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01));
+        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, 1 - x[0] - UNWORDLIKE_CLEAN));
       };
       let err = 0;
       for (const i of idx) err += (Math.log(predict(X[i], miss[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;

@@ -5,23 +5,30 @@
  *
  * Signals (all in `signals`, each measured on the dev split, see README "Layer quality"):
  * - language: `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike`
- *   (share of words that read like that language), `language`;
+ *   (share of words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian
+ *   manual page with English commands has words of both), `language`;
  * - encoding: `badShare` (U+FFFD, private use, controls), `symbolShare` (neither letter, digit nor common
  *   punctuation), `mixedScript` (words mixing Latin and Cyrillic letters: a wrong-script OCR);
- * - word shape: `fragments` (share of one- and two-letter words: spaces inserted), `longWords` (words of 16+ letters:
- *   spaces lost);
+ * - word shape: `garbled` (words with a shape no word has: a capital after a small letter, a digit between letters,
+ *   two scripts; what OCR with the wrong language or on a bad scan writes), `fragments` (one- and two-letter words:
+ *   spaces inserted), `longWords` (words of 16+ letters: spaces lost);
  * - layout: `widthSpread` (median absolute deviation of log(box width / (letters × font size)) over the words: an
  *   OCR engine fits each word to its box, so a word that is not the box's word stretches or squeezes);
- * - image (only when the scan is a baseline JPEG it can decode): `inkCovered` (share of the scan's ink under the
- *   layer's word boxes: a partial layer leaves ink uncovered), `boxesOnInk` (share of word boxes with ink in them);
+ * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
+ *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
+ *   a dropped line counts and a form's frames, rules and line art do not), `inkCovered` (the share of all ink under
+ *   the boxes), `boxesOnInk` (share of word boxes with ink in them);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
+ * Each scored run also gets `likelihood` (language.ts wordLikelihood), for a view that colours the words.
  *
  * The estimate has the shape of the error itself: a layer that lacks a share `missing` of the page's text and gets the
  * rest wrong at a rate `e` has CER ≈ missing + (1 − missing)·e.
- * - `missing` comes from the image: the share of the scan's ink outside the layer's word boxes, less a floor for ink
- *   that is not text (rules, logos), times a slope (MISSING);
- * - `e` from the text: ln(e + 0.01) linear in wordLike (language) and widthSpread (layout) (WEIGHTS).
- * The four numbers were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
+ * - `missing` comes from the image: textInkMissed less a small floor (MISSING; the refit finds a slope of 1: the
+ *   share of text ink missing is the share of text missing);
+ * - `e` from the text: ln(e + 0.01) linear in wordLikeEither, ln(widthSpread + 0.02) and ln(garbled + 0.02)
+ *   (WEIGHTS), and never below the share of words that read like no language beyond what a clean page has
+ *   (UNWORDLIKE_CLEAN), so well-fitting boxes cannot hide nonsense words.
+ * The weights were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
  * `score = 1 − estimated CER` (clamped to 0..1) and `reocr` when the estimated CER passes 0.25 (the "poor" class).
@@ -72,20 +79,20 @@ export const REOCR_CER = 0.25;
  * pages (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
  */
 export const WEIGHTS = {
-  intercept: 4.1,
+  intercept: 4.5,
   /** language: words that read like one of the page's two likeliest languages lower the error */
-  wordLikeEither: -2.55,
+  wordLikeEither: -2.45,
   /** layout (exponent): words that do not fit their boxes raise it */
-  widthSpread: 1.6,
+  widthSpread: 1.75,
   /** word shape (exponent): words with a shape no word has (a capital after a small letter, a digit between letters, two scripts) raise it */
-  garbled: 0.37,
+  garbled: 0.45,
 };
 
 /** the share of words that read like no language of the page on a clean layer at most (dev split: 0.07–0.36) */
 export const UNWORDLIKE_CLEAN = 0.4;
 
 /** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
-export const MISSING = { floor: 0.01, slope: 0.7, max: 0.95 };
+export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
 export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; textInkMissed: number }): number {
