@@ -1,7 +1,8 @@
 // The lexer's string and token reading: the content interpreter and the object parser both stand on it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Cmd, EOF, Lexer, type Token } from '../src/analyzer/lexer';
+import { hexValue, isDelimiter, isDigit, isRegular, isWhite } from '../src/analyzer/bytes';
+import { Cmd, EOF, Lexer, type Token, isRegular as lexerIsRegular, isWhite as lexerIsWhite } from '../src/analyzer/lexer';
 import { DEFAULT_OPTIONS } from '../src/analyzer/options';
 import { Parser } from '../src/analyzer/parser';
 
@@ -101,4 +102,24 @@ test('the lexer and the parser read their limits from AnalyzerOptions (maxTokenB
   assert.deepEqual(parse('[[1] [[2]] 3]'), [[1], [[]], 3]);
   // the defaults, when none are given
   assert.deepEqual(new Parser(new Lexer(bytes('[[[1]]]'))).parseValue(), [[[1]]]);
+});
+
+test('bytes.ts: one byte-class table (white-space, delimiters, regular, digits, hex digits) for every reader', () => {
+  const white = [0, 9, 10, 12, 13, 32];
+  const delims = [...'()<>[]{}/%'].map((c) => c.charCodeAt(0));
+  for (let c = 0; c < 256; c++) {
+    const ch = String.fromCharCode(c);
+    assert.equal(isWhite(c), white.includes(c), `white ${c}`);
+    assert.equal(isDelimiter(c), delims.includes(c), `delimiter ${c}`);
+    assert.equal(isRegular(c), !white.includes(c) && !delims.includes(c), `regular ${c}`);
+    assert.equal(isDigit(c), /[0-9]/.test(ch), `digit ${c}`);
+    assert.equal(hexValue(c), /[0-9a-fA-F]/.test(ch) ? parseInt(ch, 16) : -1, `hex ${c}`);
+  }
+  // past a buffer's end: no class, no digit
+  const past = new Uint8Array(0)[0];
+  assert.equal(isWhite(past) || isRegular(past) || isDelimiter(past), false);
+  assert.equal(hexValue(past), -1);
+  // the lexer's re-exports are the same functions
+  assert.equal(lexerIsWhite, isWhite);
+  assert.equal(lexerIsRegular, isRegular);
 });

@@ -5,6 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
+import { hexValue, isWhite } from './bytes';
 import { enlarge, inflateRaw, trimmed } from './inflate';
 import type { DecodedStream } from './objects';
 
@@ -473,17 +474,6 @@ function writeString(out: Uint8Array, end: number, code: number, prefix: Uint16A
 // ---------------------------------------------------------------------------------------------------------------
 // ASCIIHexDecode, ASCII85Decode, RunLengthDecode
 
-function isPdfWhite(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const l = c | 0x20;
-  if (l >= 0x61 && l <= 0x66) return l - 0x57;
-  return -1;
-}
-
 function asciiHexDecode(src: Uint8Array, cap: number, deadline: number): StageResult {
   const n = src.length;
   const outLen = Math.min(cap, (n + 1) >> 1);
@@ -507,7 +497,7 @@ function asciiHexDecode(src: Uint8Array, cap: number, deadline: number): StageRe
     if (c === 0x3e) break; // '>' EOD
     const v = hexValue(c);
     if (v < 0) {
-      if (isPdfWhite(c)) continue;
+      if (isWhite(c)) continue;
       error = `invalid character 0x${c.toString(16).padStart(2, '0')} at offset ${s}`;
       break;
     }
@@ -538,7 +528,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean, de
   const n = src.length;
   let s = 0;
   // Tolerate the Adobe "<~" prefix some writers leave in.
-  while (s < n && isPdfWhite(src[s])) s++;
+  while (s < n && isWhite(src[s])) s++;
   if (s + 1 < n && src[s] === 0x3c && src[s + 1] === 0x7e) s += 2;
   // 'z' turns 1 byte into 4; otherwise 5 → 4.
   let out: Uint8Array = new Uint8Array(Math.min(cap, Math.max(256, Math.ceil(((n - s) * 4) / 5) + 4)));
@@ -596,7 +586,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean, de
       o += 4;
     } else if (c === 0x7e) {
       break outer; // '~>' EOD (a lone '~' ends the data too)
-    } else if (!isPdfWhite(c)) {
+    } else if (!isWhite(c)) {
       error = c === 0x7a ? `'z' inside a group at offset ${s}` : `invalid character 0x${c.toString(16).padStart(2, '0')} at offset ${s}`;
       break;
     }

@@ -19,6 +19,7 @@
  * ZapfDingbats codes decode as dingbats (MuPDF turns their a1…a191 names into arbitrary ASCII).
  */
 import { Budget, BudgetExhausted, ChargedLru } from './budget';
+import { isWhite } from './bytes';
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
 import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
@@ -560,7 +561,7 @@ export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'stan
   const at = indexOf(d, '/Encoding', 0, end);
   if (at < 0) return undefined;
   let p = at + 9;
-  while (p < end && isSpace(d[p])) p++;
+  while (p < end && isWhite(d[p])) p++;
   if (startsWith(d, p, 'StandardEncoding')) return 'standard';
   const names = new Array<string | undefined>(256);
   let found = 0;
@@ -570,10 +571,10 @@ export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'stan
   let prev3 = '';
   // a backstop: every token moves p forward, and the text is bounded by maxType1Bytes
   for (let guard = 0; p < end && guard < 8192; guard++) {
-    while (p < end && isSpace(d[p])) p++;
+    while (p < end && isWhite(d[p])) p++;
     const start = p;
     if (d[p] === 47 /* / */) p++;
-    while (p < end && !isSpace(d[p]) && d[p] !== 47 && d[p] !== 91 && d[p] !== 93 && d[p] !== 123 && d[p] !== 125) p++;
+    while (p < end && !isWhite(d[p]) && d[p] !== 47 && d[p] !== 91 && d[p] !== 93 && d[p] !== 123 && d[p] !== 125) p++;
     if (p === start) p++;
     const tok = latin1Range(d, start, p);
     if (tok === 'put' && prev3 === 'dup' && prev1.startsWith('/')) {
@@ -731,9 +732,6 @@ function readCff(d: Uint8Array): 'standard' | (string | undefined)[] | undefined
   return out;
 }
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 0;
-}
 function startsWith(d: Uint8Array, at: number, s: string): boolean {
   if (at + s.length > d.length) return false;
   for (let i = 0; i < s.length; i++) if (d[at + i] !== s.charCodeAt(i)) return false;

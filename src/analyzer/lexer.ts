@@ -1,4 +1,5 @@
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
+import { BYTE_CLASS, REGULAR, WHITE, hexValue } from './bytes';
 import { latin1 } from './text';
 import { type Op, opCode } from './operators';
 
@@ -57,24 +58,15 @@ function shortCmd(buf: Uint8Array, start: number, len: number): Cmd {
   return c;
 }
 
-// Character classes: 1 = whitespace, 2 = delimiter, 0 = regular.
-const CLASS = new Uint8Array(256);
-for (const c of [0, 9, 10, 12, 13, 32]) CLASS[c] = 1;
-for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
+// The byte classes live in bytes.ts; isWhite and isRegular are re-exported for the modules that import them from here.
+export { isRegular, isWhite } from './bytes';
 
-export function isWhite(c: number): boolean {
-  return CLASS[c] === 1;
-}
-export function isRegular(c: number): boolean {
-  return CLASS[c] === 0;
-}
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
+// bytes.ts's table and bits under module-local names: the hot loops then read no import binding per byte. With the
+// imported names in its loops the lexer measured 2.5% slower over the corpus (CPU time, paired against the old
+// table); with these aliases the difference is within the noise of the measurement (±4% per round).
+const CLASS = BYTE_CLASS;
+const W = WHITE;
+const R = REGULAR;
 
 /** windows of at most this many bytes are searched byte by byte (see Lexer.indexOf) */
 const SMALL_WINDOW = 256;
@@ -108,7 +100,7 @@ export class Lexer {
     const end = this.end;
     while (p < end) {
       const c = buf[p];
-      if (CLASS[c] === 1) {
+      if ((CLASS[c] & W) !== 0) {
         p++;
       } else if (c === 37 /* % */) {
         while (p < end && buf[p] !== 10 && buf[p] !== 13) p++;
@@ -166,7 +158,7 @@ export class Lexer {
     }
     // Keyword: a run of regular characters.
     const start = p;
-    while (p < end && CLASS[buf[p]] === 0) p++;
+    while (p < end && (CLASS[buf[p]] & R) !== 0) p++;
     if (p === start) p++; // a lone delimiter we do not know; consume it
     this.pos = p;
     const len = p - start;
@@ -227,7 +219,7 @@ export class Lexer {
     let p = this.pos + 1;
     const start = p;
     let hasEscape = false;
-    while (p < end && CLASS[buf[p]] === 0) {
+    while (p < end && (CLASS[buf[p]] & R) !== 0) {
       if (buf[p] === 35) hasEscape = true;
       p++;
     }

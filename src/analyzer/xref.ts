@@ -8,7 +8,8 @@
  */
 import { Budget, ChargedLru } from './budget';
 import { type FilterParams, decodeFilters } from './filters';
-import { Cmd, EOF, Lexer, isWhite } from './lexer';
+import { isDigit, isWhite } from './bytes';
+import { Cmd, EOF, Lexer } from './lexer';
 import { type DecodedStream, PdfDict, PdfStream, type PdfValue, Ref, type Resolver, isNumber } from './objects';
 import type { AnalyzerOptions } from './options';
 import { Parser } from './parser';
@@ -431,7 +432,7 @@ export class XRef implements Resolver {
     // digits, white, digits, white, "obj" — written out: closures made on every call cost more than the look
     for (let part = 0; part < 4; part++) {
       const s = i;
-      if (part % 2 === 0) while (i < stop && buf[i] >= 48 && buf[i] <= 57) i++;
+      if (part % 2 === 0) while (i < stop && isDigit(buf[i])) i++;
       else while (i < stop && isWhite(buf[i])) i++;
       if (i === s) return false;
     }
@@ -451,6 +452,7 @@ export class XRef implements Resolver {
   private readStreamBody(afterKeyword: number, objEnd: number, dict: PdfDict, ref: Ref): PdfStream {
     const buf = this.bytes;
     let start = afterKeyword;
+    // spaces, tabs, form feeds, and vertical tabs (not PDF white-space, but qpdf skips them too); not the EOL itself
     while (start < buf.length && (buf[start] === 32 || buf[start] === 9 || buf[start] === 12 || buf[start] === 11)) start++;
     if (buf[start] === 13) start++;
     if (buf[start] === 10) start++;
@@ -826,7 +828,8 @@ function nextAfter(sorted: ArrayLike<number>, offset: number, dflt: number): num
 
 /** The `N G obj` header whose keyword is at `q`, found by looking back from it; undefined when there is none. */
 function headerBefore(buf: Uint8Array, q: number, maxObjectNumber: number): { num: number; start: number } | undefined {
-  // "obj" must be followed by a non-regular character and preceded by "num ws gen ws".
+  // "obj" must be followed by a non-regular character and preceded by "num ws gen ws". Looser than bytes.ts on
+  // purpose, as repair is: any control byte counts as white-space here (damaged files hold them where spaces were).
   const after = buf[q + 3];
   if (after !== undefined && !(after <= 32 || after === 60 || after === 91 || after === 47 || after === 40 || after === 37)) return undefined;
   let i = q - 1;
