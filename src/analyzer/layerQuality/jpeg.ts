@@ -498,7 +498,7 @@ function slowSym(h: Huffman, bits: number, nbits: number): number {
 
 /**
  * Decodes one scan for its DC terms only (scale 8: one sample per block of the first component, the block's mean).
- * The entropy-coded data is first copied without its stuffed zero bytes, cut at restart markers; then each block's DC
+ * The entropy-coded data is read in place (stuffed zero bytes skipped, reading stopped at markers); each block's DC
  * difference is decoded and its AC symbols skipped through acSkipTable. Returns the offset after the data, or -1 when
  * time ran out.
  */
@@ -519,29 +519,6 @@ function scanDc(
   outOfTime: () => boolean,
 ): number {
   const n = buf.length;
-  // unstuff: data without 0xFF00 stuffing; segEnds[i] = end of the i-th restart interval in `data`
-  const data = new Uint8Array(Math.max(0, n - start) + 4);
-  const segEnds: number[] = [];
-  let w = 0;
-  let pos = start;
-  while (pos < n) {
-    const b = buf[pos];
-    if (b !== 0xff) {
-      data[w++] = b;
-      pos++;
-      continue;
-    }
-    const nx = pos + 1 < n ? buf[pos + 1] : 0xd9;
-    if (nx === 0) {
-      data[w++] = 0xff;
-      pos += 2;
-    } else if (nx >= 0xd0 && nx <= 0xd7) {
-      segEnds.push(w);
-      pos += 2;
-    } else if (nx === 0xff) pos++;
-    else break;
-  }
-  segEnds.push(w);
   const q = qt[first.tq];
   if (!q) throw new Damaged('missing quantisation table');
   const q0 = q[0] / 8;
@@ -569,9 +546,10 @@ function scanDc(
   const stepY = single ? 1 : first.v;
   const preds = new Int32Array(scomps.length);
   const lookMask = (1 << AC_LOOK) - 1;
-  let seg = 0;
-  let p = 0;
-  let end = segEnds[0];
+  // the entropy-coded data is read in place: a stuffed 0xFF00 is one 0xFF byte; at a marker (a restart or the end)
+  // reading stops (`end` moves there) and zeros are fed until the next restart moves past it
+  let p = start;
+  let end = n;
   let bits = 0;
   let nbits = 0;
   let mcu = 0;
@@ -579,9 +557,10 @@ function scanDc(
     if (outOfTime()) return -1;
     for (let mx = 0; mx < mcusX; mx++) {
       if (restart && mcu > 0 && mcu % restart === 0) {
-        seg = Math.min(seg + 1, segEnds.length - 1);
-        p = segEnds[seg - 1];
-        end = segEnds[seg];
+        // past the next restart marker
+        while (p + 1 < n && !(buf[p] === 0xff && buf[p + 1] >= 0xd0 && buf[p + 1] <= 0xd7)) p++;
+        p = Math.min(n, p + 2);
+        end = n;
         bits = 0;
         nbits = 0;
         preds.fill(0);
@@ -592,7 +571,19 @@ function scanDc(
         const tb = tables[pl.ti];
         // DC difference
         while (nbits <= 24) {
-          bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+          let byte = 0;
+          if (p < end) {
+            byte = buf[p++];
+            if (byte === 0xff) {
+              if (p < n && buf[p] === 0) p++;
+              else {
+                // a marker: stop before it
+                byte = 0;
+                end = --p;
+              }
+            }
+          }
+          bits = ((bits << 8) | byte) >>> 0;
           nbits += 8;
         }
         let f = tb.dc.fast[(bits >>> (nbits - 9)) & 511];
@@ -609,7 +600,19 @@ function scanDc(
           if (t > 16) throw new Damaged('bad DC size');
           if (nbits < t) {
             while (nbits <= 24) {
-              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              let byte = 0;
+              if (p < end) {
+                byte = buf[p++];
+                if (byte === 0xff) {
+                  if (p < n && buf[p] === 0) p++;
+                  else {
+                    // a marker: stop before it
+                    byte = 0;
+                    end = --p;
+                  }
+                }
+              }
+              bits = ((bits << 8) | byte) >>> 0;
               nbits += 8;
             }
           }
@@ -622,7 +625,19 @@ function scanDc(
         for (let k = 1; k < 64;) {
           if (nbits < 16) {
             while (nbits <= 24) {
-              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              let byte = 0;
+              if (p < end) {
+                byte = buf[p++];
+                if (byte === 0xff) {
+                  if (p < n && buf[p] === 0) p++;
+                  else {
+                    // a marker: stop before it
+                    byte = 0;
+                    end = --p;
+                  }
+                }
+              }
+              bits = ((bits << 8) | byte) >>> 0;
               nbits += 8;
             }
           }
@@ -653,7 +668,19 @@ function scanDc(
           k += (rs >> 4) + 1;
           if (nbits < sz) {
             while (nbits <= 24) {
-              bits = ((bits << 8) | (p < end ? data[p++] : 0)) >>> 0;
+              let byte = 0;
+              if (p < end) {
+                byte = buf[p++];
+                if (byte === 0xff) {
+                  if (p < n && buf[p] === 0) p++;
+                  else {
+                    // a marker: stop before it
+                    byte = 0;
+                    end = --p;
+                  }
+                }
+              }
+              bits = ((bits << 8) | byte) >>> 0;
               nbits += 8;
             }
           }
@@ -666,6 +693,18 @@ function scanDc(
         }
       }
     }
+  }
+  // the offset after the entropy-coded data: the next marker that is not a restart
+  let pos = p;
+  while (pos < n) {
+    if (buf[pos] !== 0xff) {
+      pos++;
+      continue;
+    }
+    const nx = pos + 1 < n ? buf[pos + 1] : 0xd9;
+    if (nx === 0 || (nx >= 0xd0 && nx <= 0xd7)) pos += 2;
+    else if (nx === 0xff) pos++;
+    else break;
   }
   return pos;
 }
