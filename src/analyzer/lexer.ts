@@ -74,6 +74,29 @@ const SMALL_WINDOW = 256;
 /** The bounds a lexer reads (AnalyzerOptions). */
 export type LexerLimits = Pick<AnalyzerOptions, 'maxTokenBytes' | 'maxNameBytes'>;
 
+// Names and keywords of 4 to 24 bytes (/Type, /Length, /FontDescriptor, endobj…) recur in every object: a small hash
+// table of the strings already made spares a view and a new string per token, and their garbage (tuning: neither the
+// table's size nor the length bound is a limit; a slot holds the last string that hashed to it).
+const NAME_CACHE_LEN = 24;
+const NAME_CACHE_SIZE = 1024;
+const nameCache: (string | undefined)[] = new Array<string | undefined>(NAME_CACHE_SIZE);
+
+/** The latin1 string of `buf[start..end)` (end − start ≤ NAME_CACHE_LEN), the same string object as last time when cached. */
+function cachedName(buf: Uint8Array, start: number, end: number): string {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  const slot = (h ^ (h >>> 15)) & (NAME_CACHE_SIZE - 1);
+  const hit = nameCache[slot];
+  if (hit !== undefined && hit.length === end - start) {
+    let i = 0;
+    while (i < hit.length && hit.charCodeAt(i) === buf[start + i]) i++;
+    if (i === hit.length) return hit;
+  }
+  const s = String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  nameCache[slot] = s;
+  return s;
+}
+
 export class Lexer {
   pos: number;
   readonly end: number;
@@ -167,6 +190,7 @@ export class Lexer {
       return false;
     if (len === 4 && buf[start] === 110 && buf[start + 1] === 117 && buf[start + 2] === 108 && buf[start + 3] === 108) return null;
     if (len <= 3) return shortCmd(buf, start, len);
+    if (len <= NAME_CACHE_LEN) return Cmd.of(cachedName(buf, start, p));
     return Cmd.of(len <= 64 ? String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]) : '?');
   }
 
@@ -226,6 +250,7 @@ export class Lexer {
     this.pos = p;
     if (!hasEscape) {
       if (p - start <= 3) return shortCmd(buf, start, p - start).op;
+      if (p - start <= NAME_CACHE_LEN && p - start <= this.maxNameBytes) return cachedName(buf, start, p);
       // up to 1024 bytes, fromCharCode.apply is quickest (tuning; the limit is maxNameBytes)
       if (p - start <= 1024 && p - start <= this.maxNameBytes) return String.fromCharCode.apply(null, buf.subarray(start, p) as unknown as number[]);
       return latin1(buf.subarray(start, Math.min(p, start + this.maxNameBytes)));
@@ -324,7 +349,7 @@ export class Lexer {
       if (n < out.length) out[n++] = c;
     }
     this.pos = p;
-    return out.subarray(0, n);
+    return n === out.length ? out : out.subarray(0, n);
   }
 
   readHexString(): Uint8Array {
@@ -347,7 +372,7 @@ export class Lexer {
     }
     if (hi >= 0 && n < out.length) out[n++] = hi << 4;
     this.pos = Math.min(q + 1, end);
-    return out.subarray(0, n);
+    return n === out.length ? out : out.subarray(0, n);
   }
 
   /** Finds `needle` at or after `from` and wholly before `to`, returning its offset or -1. */
