@@ -217,6 +217,23 @@ test('text-like missing ink: a dropped line counts, a form frame does not', () =
   assert.ok(half.inkMissed > half.textInkMissed, JSON.stringify(half));
 });
 
+test('text-like missing ink: solid bars are not text, a dropped bold heading is', () => {
+  const H = 40;
+  // text lines (rows 5-6, 10-11; ink 40 of 255), three solid bars (columns 6-8, 16-18, 26-28 from row 20 down; 200)
+  // and a bold heading (rows 30-31, columns 5-24; 70)
+  const text = (c: number, r: number) => (r === 5 || r === 6 || r === 10 || r === 11) && c >= 5 && c < 35;
+  const bar = (c: number, r: number) => r >= 20 && r < 28 && [6, 16, 26].some((b) => c >= b && c < b + 3);
+  const heading = (c: number, r: number) => (r === 30 || r === 31) && c >= 5 && c < 25;
+  const m = inkMapOf(40, H, (c, r) => (text(c, r) ? 40 : bar(c, r) ? 200 : heading(c, r) ? 70 : 0));
+  const covered = [runAt('words', 5, 35, 5, 7, H), runAt('words', 5, 35, 10, 12, H)];
+  const q = inkCoverage(m, covered);
+  const headingInk = 2 * 20 * 70;
+  const textInk = 4 * 30 * 40;
+  // the bars (3 × 8 × 3 samples of 200) are uncovered ink but not text; the heading is the only text missing
+  assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
+  assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
+});
+
 test('word shape: capitals after small letters and digits between letters are garbled words; mixed-language pages read under either language', () => {
   const clean = 'The passwd command changes passwords for user accounts. A normal user may only change the password for their own account.';
   const garble = 'Nonb30satenbckue KOMAaHAbI HA3BAHME 3MeHseT Naponb nonb3oBaTena CVUHTAKCUC napamerppi YYETHAA OnUCAHKE';

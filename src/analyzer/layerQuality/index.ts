@@ -460,11 +460,16 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
 const BLOB_INK = 8;
 /** the share of the covered text's ink density a blob needs to count as text */
 const BLOB_DENSITY = 0.5;
+/** a blob up to this many times as dense as the covered text is plain text, whatever its shape */
+const BLOB_PLAIN = 1.2;
+/** past this many times, it is bold or large type (or not text): it must be line-shaped */
+const BLOB_BOLD = 1.5;
 /**
  * The ink outside the layer's boxes that looks like text: blobs of uncovered ink (8-connected samples of at least
- * BLOB_INK) whose ink fills their bounding box at least half as densely as the layer's boxes are filled. Text left
- * out of a layer (a dropped line or block) is as dense as the text the layer covers; a form's frames and rules, a
- * table's grid and line art spread little ink over a large box.
+ * BLOB_INK) whose ink fills their bounding box about as densely as the layer's boxes are filled, in the shape of
+ * lines. Text left out of a layer (a dropped line or block) is as dense as the text the layer covers; a form's frames
+ * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
+ * and not line-shaped.
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
   const w = m.width;
@@ -506,8 +511,14 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
         }
       }
     }
-    const area = (x1 - x0 + 1) * (y1 - y0 + 1);
-    if (sum / area >= BLOB_DENSITY * density) total += sum;
+    const bw = x1 - x0 + 1;
+    const bh = y1 - y0 + 1;
+    const rel = sum / (bw * bh) / Math.max(density, 1e-9);
+    // text is written in lines: its blobs are wider than tall, unless no denser than the covered text (a tall block
+    // of a narrow column); a blob much denser than the covered text is bold or large type, so a line at least twice
+    // as wide as tall. Bars, logos, filled plots and photos' edges are dense and not line-shaped.
+    const ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    if (ok) total += sum;
   }
   return total;
 }
