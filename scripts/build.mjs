@@ -15,7 +15,9 @@ import { promisify } from 'node:util';
 // The CLI stamps every record with these; keep the hash in step with analyzerVersion() in src/cli/version.ts.
 const pkgVersion = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const h = createHash('sha256');
-for (const f of readdirSync('src/analyzer')
+// every .ts file below src/analyzer (layerQuality/ too), by sorted relative path: as src/cli/version.ts does
+for (const f of readdirSync('src/analyzer', { recursive: true })
+  .map((n) => n.split('\\').join('/'))
   .filter((n) => n.endsWith('.ts'))
   .sort()) {
   h.update(f + '\0');

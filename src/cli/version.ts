@@ -26,15 +26,24 @@ export function versions(): { pkg: string; analyzer: string } {
   }
 }
 
-/** Keep in step with the copy in scripts/build.mjs: sha256 over the sorted .ts file names and contents. */
+/**
+ * Keep in step with the copy in scripts/build.mjs: sha256 over the .ts files of the analyzer and its subfolders
+ * (layerQuality/ holds models and a decoder whose changes change results), by sorted relative path and content.
+ */
 export function analyzerVersion(pkg: string, dir: string): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir)
-    .filter((n) => n.endsWith('.ts'))
-    .sort()) {
+  for (const f of analyzerSources(dir)) {
     h.update(f + '\0');
     h.update(readFileSync(`${dir}/${f}`));
     h.update('\0');
   }
   return `${pkg}+${h.digest('hex').slice(0, 10)}`;
+}
+
+/** The .ts files below `dir`, as sorted relative paths with forward slashes. */
+function analyzerSources(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .map((f) => f.split('\\').join('/'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
 }
