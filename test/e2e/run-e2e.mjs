@@ -569,9 +569,24 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
     /^Page 2 layer poor \(\d\.\d\d\) · re-OCR/.test(rows[1]) && /^Page 4 layer poor \(\d\.\d\d\) · re-OCR/.test(rows[2]),
     `the re-OCR group lists pages 2 and 4 with their grade: ${rows.join(' | ')}`,
   );
-  // the good pages are graded too, under the OCR-layer group
-  await page.keyboard.press('ArrowDown');
+  // the good pages are graded too, under the OCR-layer group: click it (key presses can outrun the tree's redraw),
+  // expand it and step into it so its first page is in view
+  const groupAt = await waitFor(
+    async () => {
+      const rs = await treeRows();
+      const re = rs.findIndex((r) => /^re-OCR advised \(2\)/.test(r));
+      const at = rs.findIndex((r, i) => i > re && /^OCR layer \(4\)/.test(r));
+      return re >= 0 && at > re && at + 1;
+    },
+    'the OCR-layer group of zoning-minutes.pdf',
+    15_000,
+  );
+  await routesView()
+    .locator('.monaco-list-row')
+    .nth(groupAt - 1)
+    .click();
   await page.keyboard.press('ArrowRight');
+  await sleep(300);
   await page.keyboard.press('ArrowDown');
   const good = await waitFor(async () => (await treeRows()).find((r) => /^Page 1 layer good/.test(r)), 'page 1 graded good', 15_000).catch(() => '');
   check(/^Page 1 layer good \(\d\.\d\d\)/.test(good), `a good layer says so: "${good}"`);
