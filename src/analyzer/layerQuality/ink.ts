@@ -82,14 +82,22 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
 const LOCAL = 3;
 
 function localPaper(data: Uint8Array, w: number, h: number, paper: number): Uint8Array {
+  // the lightest within the window, capped at the page's paper: once a sample reaches the paper level the window's
+  // answer is known (most of a page is paper, so most windows stop at their first sample)
   const rows = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     const o = y * w;
     for (let x = 0; x < w; x++) {
       let m = 0;
       const x1 = Math.min(w - 1, x + LOCAL);
-      for (let k = Math.max(0, x - LOCAL); k <= x1; k++) if (data[o + k] > m) m = data[o + k];
-      rows[o + x] = m;
+      for (let k = Math.max(0, x - LOCAL); k <= x1; k++) {
+        const v = data[o + k];
+        if (v > m) {
+          m = v;
+          if (m >= paper) break;
+        }
+      }
+      rows[o + x] = m < paper ? m : paper;
     }
   }
   const out = new Uint8Array(w * h);
@@ -98,8 +106,14 @@ function localPaper(data: Uint8Array, w: number, h: number, paper: number): Uint
     const y1 = Math.min(h - 1, y + LOCAL);
     for (let x = 0; x < w; x++) {
       let m = 0;
-      for (let k = y0; k <= y1; k++) if (rows[k * w + x] > m) m = rows[k * w + x];
-      out[y * w + x] = m < paper ? m : paper;
+      for (let k = y0; k <= y1; k++) {
+        const v = rows[k * w + x];
+        if (v > m) {
+          m = v;
+          if (m >= paper) break;
+        }
+      }
+      out[y * w + x] = m;
     }
   }
   return out;
