@@ -543,7 +543,16 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
   await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
   const tree = routesView().locator('.monaco-list').first();
-  // the document sorts last (no page needs OCR, its name last): End reaches it whatever is expanded above it
+  // room and a known state, whatever earlier steps (or a first attempt) expanded: the metadata pane folded, every
+  // node collapsed (the eleven documents then fit), and only this document opened
+  const metaHeader = page.locator('.pane-header', { hasText: 'Document Metadata' }).first();
+  if ((await metaHeader.getAttribute('aria-expanded')) === 'true') await metaHeader.click();
+  await routesView().locator('.pane-header').first().hover();
+  await routesView()
+    .locator('.pane-header .action-label[aria-label^="Collapse All"]')
+    .first()
+    .click({ timeout: 5000 })
+    .catch(() => {});
   await tree.focus();
   await page.keyboard.press('End');
   const docRow = await waitFor(
@@ -552,10 +561,9 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
     60_000,
   );
   check(/re-OCR pages 2, 4/.test(docRow), `the document row names the pages to re-OCR: "${docRow}"`);
-  // expand it (focus is on it after End) and walk down into its re-OCR group, which comes first and is expanded
+  // expand it: its re-OCR group comes first and is expanded
   await routesView().locator('.monaco-list-row', { hasText: 'zoning-minutes.pdf' }).first().click();
   await page.keyboard.press('ArrowRight');
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
   const rows = await waitFor(
     async () => {
       const rs = await treeRows();
@@ -644,6 +652,7 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
   await tree.focus();
   await page.keyboard.press('Home');
+  if ((await metaHeader.getAttribute('aria-expanded')) === 'false') await metaHeader.click();
 });
 
 // Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
