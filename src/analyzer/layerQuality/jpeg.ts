@@ -458,11 +458,11 @@ function scan(
  */
 const AC_LOOK = 11;
 
-function acSkipTable(h: Huffman): Uint16Array {
-  const t = new Uint16Array(1 << AC_LOOK);
+function acSkipTable(h: Huffman, look = AC_LOOK): Uint16Array {
+  const t = new Uint16Array(1 << look);
   let code = 0;
   let k = 0;
-  for (let len = 1; len <= AC_LOOK; len++) {
+  for (let len = 1; len <= look; len++) {
     const count = k < h.values.length ? countOfLength(h, len) : 0;
     for (let i = 0; i < count; i++, code++, k++) {
       const rs = h.values[k];
@@ -471,13 +471,44 @@ function acSkipTable(h: Huffman): Uint16Array {
       let entry: number;
       if (s === 0 && r !== 15) entry = (len << 7) | 1;
       else if (s === 0) entry = (len << 7) | (16 << 1);
-      else if (len + s <= AC_LOOK) entry = ((len + s) << 7) | ((r + 1) << 1);
+      else if (len + s <= look) entry = ((len + s) << 7) | ((r + 1) << 1);
       else continue;
-      const shift = AC_LOOK - len;
+      const shift = look - len;
       const base = code << shift;
       for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
     }
     code <<= 1;
+  }
+  return t;
+}
+
+/** bits the multi-symbol AC table looks at once */
+const AC_MULTI = 12;
+
+/**
+ * Every AC symbol (code and extra bits) that fits whole in the next AC_MULTI bits, taken at once: an entry is
+ * (bits consumed << 9) | (coefficients advanced << 1) | (1 when the last is end of block); 0 when not even one fits.
+ * The decoder applies an entry only when its coefficients stay inside the block.
+ */
+function acMultiTable(h: Huffman): Uint32Array {
+  const one = acSkipTable(h, AC_MULTI);
+  const size = 1 << AC_MULTI;
+  const t = new Uint32Array(size);
+  for (let v = 0; v < size; v++) {
+    let used = 0;
+    let adv = 0;
+    let eob = 0;
+    while (used < AC_MULTI && adv < 64) {
+      const e = one[(v << used) & (size - 1)];
+      if (e === 0 || e >> 7 > AC_MULTI - used) break;
+      used += e >> 7;
+      if (e & 1) {
+        eob = 1;
+        break;
+      }
+      adv += (e >> 1) & 63;
+    }
+    if (used > 0) t[v] = (used << 9) | (adv << 1) | eob;
   }
   return t;
 }
@@ -529,7 +560,7 @@ function scanDc(
     const dc = dcT[c.td];
     const ac = acT[c.ta];
     if (!dc || !ac) throw new Damaged('missing Huffman table');
-    return { dc, ac, skip: acSkipTable(ac) };
+    return { dc, ac, skip: acSkipTable(ac), multi: acMultiTable(ac) };
   });
   // the blocks of one MCU: table index, component index, offset in the MCU (bx, by), stored or not
   const single = scomps.length === 1;
@@ -546,6 +577,7 @@ function scanDc(
   const stepY = single ? 1 : first.v;
   const preds = new Int32Array(scomps.length);
   const lookMask = (1 << AC_LOOK) - 1;
+  const multiMask = (1 << AC_MULTI) - 1;
   // the entropy-coded data is read in place: a stuffed 0xFF00 is one 0xFF byte; at a marker (a restart or the end)
   // reading stops (`end` moves there) and zeros are fed until the next restart moves past it
   let p = start;
@@ -622,6 +654,7 @@ function scanDc(
         }
         // AC symbols, skipped
         const skip = tb.skip;
+        const multi = tb.multi;
         for (let k = 1; k < 64;) {
           if (nbits < 16) {
             while (nbits <= 24) {
@@ -640,6 +673,14 @@ function scanDc(
               bits = ((bits << 8) | byte) >>> 0;
               nbits += 8;
             }
+          }
+          // several symbols at once while they stay inside the block
+          const mf = multi[(bits >>> (nbits - AC_MULTI)) & multiMask];
+          if (mf !== 0 && k + ((mf >> 1) & 255) <= 63) {
+            nbits -= mf >>> 9;
+            if (mf & 1) break;
+            k += (mf >> 1) & 255;
+            continue;
           }
           f = skip[(bits >>> (nbits - AC_LOOK)) & lookMask];
           if (f !== 0) {
