@@ -22,7 +22,7 @@ import { Output, jsonChunks } from '../src/cli/output';
 import { Progress, summaryLine } from '../src/cli/progress';
 import { buildRecord, coalesce, recordJson, renderRecord } from '../src/cli/render';
 import { escapeName, formatTable } from '../src/cli/table';
-import { failureReport } from '../src/extension/model';
+import { failureReport } from '../src/shared/report';
 import { AnalysisPool, type AnalysisWorker } from '../src/shared/pool';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

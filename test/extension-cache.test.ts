@@ -4,7 +4,7 @@ import { register } from 'node:module';
 import { test } from 'node:test';
 import type { AnalyzerOptions } from '../src/analyzer/options';
 import type { DocumentReport } from '../src/analyzer/types';
-import { failureReport } from '../src/extension/model';
+import { failureReport } from '../src/shared/report';
 import { readSettings } from '../src/extension/settings';
 import { ReportStore, sameStamp, sha256Hex, type Stamp } from '../src/extension/store';
 

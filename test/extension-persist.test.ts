@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { register } from 'node:module';
 import { test } from 'node:test';
 import type { AnalyzerOptions } from '../src/analyzer/options';
-import { failureReport } from '../src/extension/model';
+import { failureReport } from '../src/shared/report';
 import { INDEX_FILE, reportFile, ResultStorage, resultKey, type StorageFs } from '../src/extension/persist';
 import { optionsKey, readSettings } from '../src/extension/settings';
 import { ReportStore, type Stamp } from '../src/extension/store';

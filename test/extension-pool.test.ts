@@ -3,10 +3,10 @@ import { fakeWorkers } from './fake-worker';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { AnalysisPool, type AnalysisWorker, type CancelToken } from '../src/extension/analysisPool';
-import { failureReport } from '../src/extension/model';
+import { failureReport } from '../src/shared/report';
 import { inProcessWorker } from '../src/extension/worker/inProcess';
-import type { WorkerRequest } from '../src/extension/worker/messages';
-import { runRequest } from '../src/extension/worker/run';
+import type { WorkerRequest } from '../src/shared/worker/messages';
+import { runRequest } from '../src/shared/worker/run';
 
 /** A scripted fake worker: behaviour per request decides what it answers and when. */
 const fakeFactory = (

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
-import { runRequest } from '../extension/worker/run';
-import { failureReport } from '../extension/model';
+import { failureReport } from '../shared/report';
+import { runRequest } from '../shared/worker/run';
 import type { WorkerMemory } from '../shared/pool';
 import { readInputFile, type InputErrorReason } from './inputs';
 import { buildRecord, coalesce, headOf, renderRecord, type RenderMode, type Stamp } from './render';

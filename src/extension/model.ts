@@ -3,7 +3,7 @@
  * entries, the status bar text, the metadata rows and the webview overlay. Pure (no `vscode`), so the tree, the
  * diagnostics, the status bar and the exports cannot disagree: they all call these functions on the same report.
  */
-import type { DocumentReport, PageReport, PageRoute, RouteReason } from '../analyzer/types';
+import type { DocumentReport, PageReport, PageRoute } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
 import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
 import {
@@ -603,18 +603,5 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
   return r;
 }
 
-/** A report for a file the host could not analyse itself (worker killed, crashed, unreadable). */
-export function failureReport(reason: RouteReason, message: string, elapsedMs = 0): DocumentReport {
-  return {
-    pageCount: 0,
-    pages: [],
-    needsOcr: false,
-    ocrPages: [],
-    routeCounts: { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 },
-    encryption: { encrypted: false },
-    metadata: { info: {}, xmp: {}, hints: [] },
-    error: { reason, message },
-    notes: [],
-    elapsedMs,
-  };
-}
+// failureReport lives in src/shared/report.ts (the pool and the CLI's workers make them too); re-exported for the host
+export { failureReport } from '../shared/report';

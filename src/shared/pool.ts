@@ -13,8 +13,8 @@
  */
 import { DEFAULT_OPTIONS, type AnalyzerOptions } from '../analyzer/options';
 import type { DocumentReport } from '../analyzer/types';
-import { failureReport } from '../extension/model';
-import type { WorkerRequest, WorkerResponse } from '../extension/worker/messages';
+import { failureReport } from './report';
+import type { WorkerRequest, WorkerResponse } from './worker/messages';
 
 export interface AnalysisWorker {
   postMessage(msg: WorkerRequest, transfer?: ArrayBuffer[]): void;

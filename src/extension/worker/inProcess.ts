@@ -4,7 +4,7 @@
  * budget (checked cooperatively) bounds each file.
  */
 import type { AnalysisWorker } from '../analysisPool';
-import { runRequest } from './run';
+import { runRequest } from '../../shared/worker/run';
 
 export function inProcessWorker(): AnalysisWorker {
   let onMessage: ((m: unknown) => void) | undefined;

@@ -1,7 +1,7 @@
 /** Entry of the desktop analysis worker (node worker_threads), bundled to dist/analysisWorker.cjs. */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { runRequest } from './run';
+import { runRequest } from '../../shared/worker/run';
 
 const port = parentPort;
 if (port) {

@@ -1,5 +1,5 @@
 /** Entry of the browser analysis worker (a Web Worker started by the web extension), bundled to dist/web/analysisWorker.js. */
-import { runRequest } from './run';
+import { runRequest } from '../../shared/worker/run';
 
 interface WorkerScope {
   onmessage: ((e: { data: unknown }) => void) | null;
