@@ -91,12 +91,17 @@ test('indexOf gives the same answers through its byte-by-byte path (small window
 });
 
 test('the lexer and the parser read their limits from AnalyzerOptions (maxTokenBytes, maxNameBytes, maxObjectNesting, maxObjectElements)', () => {
-  const limits = { ...DEFAULT_OPTIONS, maxTokenBytes: 4, maxNameBytes: 3, maxObjectNesting: 2, maxObjectElements: 3 };
-  const lx = new Lexer(bytes('(abcdefgh) <6162636465> /LongName /L#6fngName'), 0, undefined, limits);
+  const limits = { ...DEFAULT_OPTIONS, maxTokenBytes: 4, maxNameBytes: 1500, maxObjectNesting: 2, maxObjectElements: 3 };
+  const long = 'N'.repeat(2000);
+  const lx = new Lexer(bytes(`(abcdefgh) <6162636465> /${long} /L#6f${long}`), 0, undefined, limits);
   assert.equal(str(lx.next()), 'abcd');
   assert.equal(str(lx.next()), 'abcd');
-  assert.equal(lx.next(), 'Lon');
-  assert.equal(lx.next(), 'Lon');
+  assert.equal(lx.next(), long.slice(0, 1500));
+  assert.equal(lx.next(), 'Lo' + long.slice(0, 1498));
+  // names up to 1024 bytes are always kept whole: a smaller maxNameBytes cuts only longer ones
+  const cut = new Lexer(bytes(`/${'x'.repeat(1024)} /${long}`), 0, undefined, { ...limits, maxNameBytes: 3 });
+  assert.equal(cut.next(), 'x'.repeat(1024));
+  assert.equal(cut.next(), long.slice(0, 1024));
   const parse = (s: string) => new Parser(new Lexer(bytes(s), 0, undefined, limits), undefined, limits).parseValue();
   assert.deepEqual(parse('[1 2 3 4 5]'), [1, 2, 3]);
   assert.deepEqual(parse('[[1] [[2]] 3]'), [[1], [[]], 3]);

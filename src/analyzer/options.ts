@@ -67,7 +67,7 @@ export interface AnalyzerOptions {
   // Limits of the file syntax (lexer, object parser, cross-reference table)
   /** bytes of one string token kept (a longer string is cut) */
   maxTokenBytes: number;
-  /** characters of one name token kept (a longer name is cut) */
+  /** characters of one name token kept (a longer name is cut; names up to 1024 bytes are always kept whole) */
   maxNameBytes: number;
   /** nesting depth of arrays and dictionaries in one object (deeper ones are skipped) */
   maxObjectNesting: number;
