@@ -51,8 +51,7 @@ export function openDocument(input: Uint8Array, options: AnalyzerOptions, budget
   const notes: string[] = [];
   // the stages the budget reaches (fonts, CMaps) read their bounds from it: they are this document's options
   budget.limits = options;
-  const xref = new XRef(bytes, options);
-  xref.budget = budget;
+  const xref = new XRef(bytes, options, budget);
   const result: OpenedDocument = { xref, version: undefined, catalog: undefined, pages: [], encryption: { encrypted: false }, notes };
   if (bytes.length === 0) {
     result.fatal = { reason: 'empty-file', message: 'the file is empty' };
