@@ -11,6 +11,7 @@ import { resolveOptions, type AnalyzerOptions } from '../analyzer/options';
 import { pageRanges } from '../analyzer/serialize';
 import { nodeThreadWorker } from '../shared/nodeThreadWorker';
 import { AnalysisPool, type AnalysisWorker, type PoolOutcome } from '../shared/pool';
+import { noPages } from '../shared/report';
 import { PROGRAM, parseArgs, type CliArgs } from './args';
 import { inputItems, readStdin, type InputErrorReason } from './inputs';
 import { merge } from './merge';
@@ -388,12 +389,7 @@ export function failureRecord(
     ...read,
     analyzerVersion: stamp.analyzerVersion,
     optionsHash: stamp.optionsHash,
-    pageCount: 0,
-    needsOcr: false,
-    ocrPages: [],
-    routeCounts: { text: 0, 'ocr-layer': 0, ocr: 0, blank: 0, review: 0, unknown: 0 },
-    encryption: { encrypted: false },
-    metadata: { info: {}, xmp: {}, hints: [] },
+    ...noPages(),
     error: { reason, message },
     notes: [],
     elapsedMs: 0,
