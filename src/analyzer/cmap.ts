@@ -263,14 +263,15 @@ const LAZY_RANGE_MIN = 256;
 const CLOCK_EVERY = 4096;
 
 // Token kinds
-const T_EOF = 0;
-const T_NUM = 1;
-const T_STR = 2; // hex or literal string; bytes in the scratch buffer
-const T_NAME = 3;
-const T_KEYWORD = 4;
-const T_ARRAY_OPEN = 5;
-const T_ARRAY_CLOSE = 6;
-const T_OTHER = 7;
+// CMapLexer's tokens (exported for the text layer's ToUnicode reader, textLayerFonts.ts)
+export const T_EOF = 0;
+export const T_NUM = 1;
+export const T_STR = 2; // hex or literal string; bytes in the scratch buffer
+export const T_NAME = 3;
+export const T_KEYWORD = 4;
+export const T_ARRAY_OPEN = 5;
+export const T_ARRAY_CLOSE = 6;
+export const T_OTHER = 7;
 
 // bytes.ts's table and bits under module-local names, as in lexer.ts: the loops then read no import binding per byte
 const CLASS = BYTE_CLASS;

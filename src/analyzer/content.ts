@@ -237,8 +237,8 @@ export class PageScanner {
 
   /** Runs one content stream (the page's, a form's or an appearance's) from a fresh state at `ctm`. */
   execute(data: Uint8Array, resources: PdfDict | undefined, ctm: Matrix, depth: number): void {
-    const lexer = new Lexer(data);
-    const parser = new Parser(lexer);
+    const lexer = new Lexer(data, 0, data.length, this.opt);
+    const parser = new Parser(lexer, undefined, this.opt);
     const ops: PdfValue[] = [];
     let g: GState = initialState(ctm, this.formClip, this.formTextClip);
     const outerPending = this.pendingTextClip;

@@ -143,6 +143,10 @@ export interface AnalyzerOptions {
   maxFreeTextBytes: number;
   /** image XObjects kept per page as witnesses for the layer-quality check */
   maxScanImagesPerPage: number;
+  /** codes whose text the text layer keeps per font (ToUnicode entries, and codes found through its ranges) */
+  maxTextCodesPerFont: number;
+  /** long ToUnicode ranges the text layer keeps per font (each is looked up by a scan) */
+  maxTextRangesPerFont: number;
   /** password to try after the empty one (UTF-8) */
   password?: string;
 }
@@ -208,6 +212,8 @@ export const DEFAULT_OPTIONS: Readonly<AnalyzerOptions> = Object.freeze({
   maxInlineImageKeys: 1000,
   maxFreeTextBytes: 65536,
   maxScanImagesPerPage: 16,
+  maxTextCodesPerFont: 65536,
+  maxTextRangesPerFont: 512,
 });
 
 /** The resolved options as the stages read their bounds from them (never changed once resolved). */

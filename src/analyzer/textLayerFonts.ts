@@ -14,9 +14,11 @@
  * Bounded: codes kept per map, ranges kept per map, and the clock is checked while parsing.
  */
 import { type Budget, BudgetExhausted } from './budget';
+import { CMapLexer, T_ARRAY_CLOSE, T_ARRAY_OPEN, T_EOF, T_KEYWORD, T_NAME, T_NUM, T_STR } from './cmap';
 import { glyphNameToUnicode, latin1Encoding, namedEncoding, standardEncoding, symbolEncoding, zapfDingbatsEncoding } from './encodings';
 import { standard14 } from './fonts';
 import { PdfDict, PdfStream, type Resolver, getArray, getDict, getName, isNumber } from './objects';
+import { DEFAULT_OPTIONS } from './options';
 
 /** code → text of one font */
 export interface FontText {
@@ -28,13 +30,9 @@ export interface FontText {
   readonly truncated: boolean;
 }
 
-/** single codes kept from one ToUnicode map (a Map entry ~80 bytes each) */
-const MAX_CODES = 1 << 16;
-/** bfranges longer than SHORT_RANGE kept as ranges per map */
-const MAX_RANGES = 512;
+/** bfranges at least this long are kept as ranges, shorter ones as codes (tuning; their counts are limits) */
 const SHORT_RANGE = 256;
-/** bytes of a ToUnicode stream read at most */
-const MAX_CMAP_BYTES = 4 * 1024 * 1024;
+/** UTF-16 units of one code's text (a ligature or a decomposition is a few; a longer target is junk): a fact of use */
 const MAX_TARGET_UNITS = 32;
 
 interface Range {
@@ -82,141 +80,82 @@ function unitsText(units: number[], offset: number): string | undefined {
 /** ToUnicode CMap stream → code → text. Never throws except through budget.checkTime. */
 export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicodeText {
   const out = new ToUnicodeText();
-  const n = data.length;
-  let p = 0;
-  let tokens = 0;
-  // token state
-  let kind = 0; // 0 eof, 1 hex, 2 keyword/number, 3 array open, 4 array close, 5 name, 6 other
-  let hex: number[] = [];
-  let word = '';
-  const next = (): number => {
-    for (;;) {
-      if ((++tokens & 4095) === 0) budget?.checkTime('cmap');
-      while (p < n && (data[p] <= 32 || data[p] === 0)) p++;
-      if (p >= n) return (kind = 0);
-      const c = data[p];
-      if (c === 37 /* % */) {
-        while (p < n && data[p] !== 10 && data[p] !== 13) p++;
-        continue;
-      }
-      if (c === 60 /* < */) {
-        if (data[p + 1] === 60) {
-          p += 2;
-          return (kind = 6);
-        }
-        p++;
-        hex = [];
-        let hi = -1;
-        while (p < n && data[p] !== 62) {
-          const v = hexVal(data[p++]);
-          if (v < 0) continue;
-          if (hi < 0) hi = v;
-          else {
-            if (hex.length < 64) hex.push(hi * 16 + v);
-            hi = -1;
-          }
-        }
-        if (hi >= 0 && hex.length < 64) hex.push(hi * 16);
-        p++;
-        return (kind = 1);
-      }
-      if (c === 91) {
-        p++;
-        return (kind = 3);
-      }
-      if (c === 93) {
-        p++;
-        return (kind = 4);
-      }
-      if (c === 62 || c === 40 || c === 41 || c === 123 || c === 125) {
-        if (c === 40) {
-          // literal strings are not used for codes here: skip balanced
-          let depth = 0;
-          while (p < n) {
-            const d = data[p++];
-            if (d === 92) p++;
-            else if (d === 40) depth++;
-            else if (d === 41 && --depth === 0) break;
-          }
-        } else p++;
-        return (kind = 6);
-      }
-      const start = p;
-      if (c === 47) p++;
-      while (p < n && data[p] > 32 && !isDelim(data[p])) p++;
-      word = '';
-      for (let i = start; i < p && i < start + 64; i++) word += String.fromCharCode(data[i]);
-      return (kind = c === 47 ? 5 : 2);
-    }
-  };
-  /** the kind of the last token (a call: TypeScript would keep a comparison's narrowing across next()) */
-  const last = (): number => kind;
-  const codeOf = (b: number[]): number => {
+  const limits = budget ? budget.limits : DEFAULT_OPTIONS;
+  const maxCodes = limits.maxTextCodesPerFont;
+  const maxRanges = limits.maxTextRangesPerFont;
+  // the CMap parser's tokenizer (cmap.ts): one reading of CMap syntax for the routing path and the text layer
+  const lx = new CMapLexer(data, budget);
+  /** the last string token as a big-endian code (its first 4 bytes) */
+  const codeOf = (): number => {
     let v = 0;
-    for (let i = 0; i < b.length && i < 4; i++) v = v * 256 + b[i];
+    for (let i = 0; i < lx.strLen && i < 4; i++) v = v * 256 + lx.str[i];
     return v;
   };
-  const unitsOf = (b: number[]): number[] => {
+  /** the last string token as UTF-16 units */
+  const unitsOf = (): number[] => {
     const u: number[] = [];
-    for (let i = 0; i + 1 < b.length && u.length < MAX_TARGET_UNITS; i += 2) u.push((b[i] << 8) | b[i + 1]);
+    for (let i = 0; i + 1 < lx.strLen && u.length < MAX_TARGET_UNITS; i += 2) u.push((lx.str[i] << 8) | lx.str[i + 1]);
     return u;
   };
   const put = (code: number, text: string | undefined) => {
     if (text === undefined) return;
-    if (out.codes.size >= MAX_CODES && !out.codes.has(code)) {
+    if (out.codes.size >= maxCodes && !out.codes.has(code)) {
       out.truncated = true;
       return;
     }
     out.codes.set(code, text);
   };
-  while (next() !== 0) {
-    if (kind !== 2) continue;
-    if (word === 'beginbfchar') {
-      while (next() === 1) {
-        const code = codeOf(hex);
-        if (next() === 1) put(code, unitsText(unitsOf(hex), 0));
-        else if (last() === 5) {
-          const cp = glyphNameToUnicode(word.slice(1));
+  for (let t = lx.next(); t !== T_EOF; t = lx.next()) {
+    if (t !== T_KEYWORD) continue;
+    if (lx.is('beginbfchar')) {
+      while (lx.next() === T_STR) {
+        const code = codeOf();
+        const v = lx.next();
+        if (v === T_STR) put(code, unitsText(unitsOf(), 0));
+        else if (v === T_NAME) {
+          const cp = glyphNameToUnicode(lx.text());
           if (cp > 0) put(code, String.fromCodePoint(cp));
         } else break;
       }
-    } else if (word === 'beginbfrange') {
-      while (next() === 1) {
-        const lo = codeOf(hex);
-        if (next() !== 1) break;
-        const hi = codeOf(hex);
-        const t = next();
-        if (t === 1) {
-          const units = unitsOf(hex);
+    } else if (lx.is('beginbfrange')) {
+      while (lx.next() === T_STR) {
+        const lo = codeOf();
+        if (lx.next() !== T_STR) break;
+        const hi = codeOf();
+        const v = lx.next();
+        if (v === T_STR) {
+          const units = unitsOf();
           if (hi < lo || units.length === 0) continue;
           if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) put(c, unitsText(units, c - lo));
-          else if (out.ranges.length < MAX_RANGES) out.ranges.push({ lo, hi, units });
+          else if (out.ranges.length < maxRanges) out.ranges.push({ lo, hi, units });
           else out.truncated = true;
-        } else if (t === 3) {
+        } else if (v === T_ARRAY_OPEN) {
           let c = lo;
-          while (next() === 1 || last() === 5) {
-            if (last() === 1 && c <= hi) put(c, unitsText(unitsOf(hex), 0));
+          let e = lx.next();
+          for (; e === T_STR || e === T_NAME; e = lx.next()) {
+            if (e === T_STR && c <= hi) put(c, unitsText(unitsOf(), 0));
             c++;
           }
-          if (last() !== 4) break;
+          if (e !== T_ARRAY_CLOSE) break;
         } else break;
       }
-    } else if (word === 'begincidrange' || word === 'begincidchar') {
-      const range = word === 'begincidrange';
-      while (next() === 1) {
-        const lo = codeOf(hex);
+    } else if (lx.is('begincidrange') || lx.is('begincidchar')) {
+      const range = lx.is('begincidrange');
+      while (lx.next() === T_STR) {
+        const lo = codeOf();
         let hi = lo;
         if (range) {
-          if (next() !== 1) break;
-          hi = codeOf(hex);
+          if (lx.next() !== T_STR) break;
+          hi = codeOf();
         }
-        if (next() !== 2) break;
-        const v = Number(word);
+        const nt = lx.next();
+        if (nt !== T_NUM && nt !== T_KEYWORD) break;
+        const v = nt === T_NUM ? lx.num : NaN;
         if (!Number.isInteger(v) || v < 0 || hi < lo) continue;
         // explicit bf entries win: only fill codes not mapped yet
         if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) if (!out.codes.has(c)) put(c, unitsText([v + (c - lo)], 0));
         if (hi - lo >= SHORT_RANGE) {
-          if (out.ranges.length < MAX_RANGES) out.ranges.unshift({ lo, hi, units: [v] });
+          if (out.ranges.length < maxRanges) out.ranges.unshift({ lo, hi, units: [v] });
           else out.truncated = true;
         }
       }
@@ -225,20 +164,10 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
   return out;
 }
 
-function hexVal(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
-function isDelim(c: number): boolean {
-  return c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 123 || c === 125 || c === 47 || c === 37;
-}
-
 function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget): ToUnicodeText | null {
   const v = r.resolve(dict.get('ToUnicode'));
   if (!(v instanceof PdfStream)) return null;
-  const dec = r.decodeStream(v, MAX_CMAP_BYTES);
+  const dec = r.decodeStream(v, (budget ? budget.limits : DEFAULT_OPTIONS).maxCMapBytes);
   if (dec.outOfTime) budget?.checkTime('cmap');
   const t = parseToUnicodeText(dec.data, budget);
   if (dec.truncated || dec.error) t.truncated = true;
@@ -263,6 +192,7 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
     const identityTU = ident === 'Identity-H' || ident === 'Identity-V';
     // codes found through the ranges are remembered (a range is searched once per code, not once per glyph)
     const memo = tu && tu.ranges.length > 0 ? new Map<number, string | undefined>() : undefined;
+    const maxMemo = (budget ? budget.limits : DEFAULT_OPTIONS).maxTextCodesPerFont;
     return {
       bytes: 300 + (tu ? tu.bytes : 0),
       truncated: tu?.truncated ?? false,
@@ -271,7 +201,7 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
           const hit = memo.get(code);
           if (hit !== undefined || memo.has(code)) return hit;
           const t = tu!.get(code);
-          if (memo.size < MAX_CODES) memo.set(code, t);
+          if (memo.size < maxMemo) memo.set(code, t);
           return t;
         }
         if (tu) return tu.get(code);
