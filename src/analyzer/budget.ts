@@ -16,6 +16,15 @@ export interface Exhausted {
   stage: Stage;
 }
 
+/**
+ * Whether the clock is past `deadline` (a Date.now() value; Infinity: never). The one place the analyzer reads the clock
+ * against its deadline: the Budget asks it, and so do the decoders (filters.ts, inflate.ts), which are handed the
+ * Budget's deadline as a number so that they stay callable on their own.
+ */
+export function pastDeadline(deadline: number): boolean {
+  return Date.now() > deadline;
+}
+
 export class Budget {
   /** bytes of decoded data charged and not yet released */
   held = 0;
@@ -42,7 +51,7 @@ export class Budget {
 
   /** True once the deadline has passed; the first stage that sees it is recorded. */
   outOfTime(stage: Stage): boolean {
-    if (Date.now() <= this.deadline) return false;
+    if (!pastDeadline(this.deadline)) return false;
     this.exhausted ??= { reason: 'budget-exceeded', stage };
     return true;
   }

@@ -5,6 +5,7 @@
  * Every stage's output is capped at `maxBytes`: hostile streams (decompression bombs, absurd predictor columns)
  * cost at most about the cap in memory and time. Corrupt data yields what decoded before the fault plus `error`.
  */
+import { pastDeadline } from './budget';
 import { hexValue, isWhite } from './bytes';
 import { enlarge, inflateRaw, trimmed } from './inflate';
 import type { DecodedStream } from './objects';
@@ -104,7 +105,7 @@ export function decodeFilters(
       data = stage.data;
       if (stage.truncated) truncated = true;
       if (stage.error !== undefined && error === undefined) error = `${name}: ${stage.error}`;
-      if (stage.outOfTime || (i + 1 < list.length && Date.now() > deadline)) {
+      if (stage.outOfTime || (i + 1 < list.length && pastDeadline(deadline))) {
         const out = finish(data, cap, truncated, error, undefined);
         out.outOfTime = true;
         return out;
@@ -247,7 +248,7 @@ function pngPredictor(src: Uint8Array, colors: number, bpc: number, rowBytes: nu
   while (o < n) {
     if (o >= clockAt) {
       clockAt = o + CLOCK_EVERY;
-      if (Date.now() > deadline) return { data: out.subarray(0, o), truncated: false, outOfTime: true };
+      if (pastDeadline(deadline)) return { data: out.subarray(0, o), truncated: false, outOfTime: true };
     }
     const tag = src[s++];
     const rowStart = o;
@@ -324,7 +325,7 @@ function tiffPredictor(src: Uint8Array, colors: number, bpc: number, columns: nu
     if (rowStart >= clockAt) {
       clockAt = rowStart + CLOCK_EVERY;
       // Rows from here on are still differences: only the rows done are data.
-      if (Date.now() > deadline) return { data: out.subarray(0, rowStart), truncated: false, outOfTime: true };
+      if (pastDeadline(deadline)) return { data: out.subarray(0, rowStart), truncated: false, outOfTime: true };
     }
     const rowEnd = Math.min(len, rowStart + rowBytes);
     if (bpc === 8) {
@@ -389,7 +390,7 @@ function lzwDecode(src: Uint8Array, cap: number, earlyChange: number, deadline: 
   for (;;) {
     if (s >= clockAt) {
       clockAt = s + CLOCK_EVERY;
-      if (Date.now() > deadline) {
+      if (pastDeadline(deadline)) {
         outOfTime = true;
         break;
       }
@@ -488,7 +489,7 @@ function asciiHexDecode(src: Uint8Array, cap: number, deadline: number): StageRe
   for (; s < n; s++) {
     if (s >= clockAt) {
       clockAt = s + CLOCK_EVERY;
-      if (Date.now() > deadline) {
+      if (pastDeadline(deadline)) {
         outOfTime = true;
         break;
       }
@@ -542,7 +543,7 @@ function ascii85Decode(src: Uint8Array, cap: number, inputTruncated: boolean, de
   outer: for (; s < n; s++) {
     if (s >= clockAt) {
       clockAt = s + CLOCK_EVERY;
-      if (Date.now() > deadline) {
+      if (pastDeadline(deadline)) {
         outOfTime = true;
         break;
       }
@@ -630,7 +631,7 @@ function runLengthDecode(src: Uint8Array, cap: number, inputTruncated: boolean, 
   while (s < n) {
     if (s >= clockAt) {
       clockAt = s + CLOCK_EVERY;
-      if (Date.now() > deadline) {
+      if (pastDeadline(deadline)) {
         outOfTime = true;
         break;
       }

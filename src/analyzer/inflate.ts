@@ -7,6 +7,8 @@
  * Synchronous and not re-entrant: the Huffman tables of dynamic blocks live in module-level scratch arrays.
  */
 
+import { pastDeadline } from './budget';
+
 export interface InflateResult {
   /** output, at most `cap` bytes; may be a view of a larger buffer */
   data: Uint8Array;
@@ -147,7 +149,7 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
     if (op >= clockAt || --blocksLeft === 0) {
       clockAt = op + CLOCK_EVERY;
       blocksLeft = CLOCK_EVERY_BLOCKS;
-      if (Date.now() > deadline) {
+      if (pastDeadline(deadline)) {
         outOfTime = true;
         break;
       }
@@ -419,7 +421,7 @@ export function inflateRaw(input: Uint8Array, start: number, cap: number, deadli
       if (truncated) break blocks;
       if (op >= clockAt) {
         clockAt = op + CLOCK_EVERY;
-        if (Date.now() > deadline) {
+        if (pastDeadline(deadline)) {
           outOfTime = true;
           break blocks;
         }
