@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { analyzePdfSync } from '../src/analyzer/analyze';
 import { readInputFile } from '../src/cli/inputs';
 import { main } from '../src/cli/main';
-import { csvRows } from '../src/cli/merge';
+import { csvRows } from '../src/shared/export';
 import { pathShard } from '../src/cli/shard';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -291,9 +291,22 @@ test('merge: the parts of a complete run, every input exactly once, same records
   assert.equal(csv.code, 0);
   const rows = csv.stdout.split('\r\n').filter(Boolean);
   assert.match(rows[0], /^file,page,route,reasons,/);
+  assert.match(rows[0], /,error,layerScore,reocr$/, "the same columns as the extension's export, layer quality last");
   const pages = recs(m.out).reduce((n, r) => n + Math.max(1, (r as unknown as { pages: unknown[] }).pages.length), 0);
   assert.equal(rows.length - 1, pages, 'a row per page, one for a file without pages');
-  assert.match(csvRows({ file: '=cmd.pdf', error: { reason: 'not-found', message: 'gone' } }), /^'=cmd\.pdf,,unknown,not-found,/);
+  assert.match(csvRows({ file: '=cmd.pdf', error: { reason: 'not-found', message: 'gone' } })[0], /^'=cmd\.pdf,,unknown,not-found,/);
+  const page = { page: 1, route: 'ocr-layer' as const, reasons: [], visibleChars: 0, invisibleChars: 90, hiddenUnderImage: 0, badChars: 0 };
+  const scored = {
+    ...page,
+    textQuality: 1,
+    imageCoverage: 1,
+    imageCount: 1,
+    vectorOps: 0,
+    fonts: [],
+    rotate: 0,
+    layerQuality: { score: 0.31, reocr: true, signals: {} },
+  };
+  assert.match(csvRows({ file: 'a.pdf', pages: [scored] })[0], /,0\.31,true$/, "a scored page's score and advice");
 });
 
 test('merge: a missing or unfinished shard fails, names it and what to resubmit, and writes nothing', async () => {

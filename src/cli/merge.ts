@@ -12,8 +12,7 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { PageRecord } from '../analyzer/serialize';
-import { CSV_COLUMNS, csvCell } from '../shared/export';
+import { type CsvRecord, csvRows, EXPORT_CSV_COLUMNS } from '../shared/export';
 import type { MergeArgs } from './args';
 import { inputItems } from './inputs';
 import { PART_NAME, readMarker, type DoneMarker } from './parts';
@@ -386,61 +385,8 @@ async function writeMerged(parts: string[], out: Writable, csv: boolean): Promis
     for (const p of parts) for await (const chunk of fs.createReadStream(p) as AsyncIterable<Buffer>) await put(out, chunk);
     return;
   }
-  await put(out, CSV_COLUMNS.join(',') + '\r\n');
-  for (const p of parts) for await (const line of readLines(p)) await put(out, csvRows(JSON.parse(line.text.toString('utf8')) as CsvRecord));
-}
-
-interface CsvRecord {
-  file: string;
-  pdfVersion?: string;
-  encryption?: { encrypted?: boolean };
-  error?: { reason: string; message: string };
-  /** the fields the CSV columns use, as `--json` writes them (serialize.ts) */
-  pages?: Pick<
-    PageRecord,
-    | 'page'
-    | 'route'
-    | 'reasons'
-    | 'visibleChars'
-    | 'invisibleChars'
-    | 'hiddenUnderImage'
-    | 'badChars'
-    | 'textQuality'
-    | 'imageCoverage'
-    | 'imageCount'
-    | 'vectorOps'
-    | 'fonts'
-    | 'rotate'
-  >[];
-}
-
-/** The rows of one record, in the extension's export columns (CSV_COLUMNS): one per page, one for a file without pages. */
-export function csvRows(r: CsvRecord): string {
-  const tail = [r.pdfVersion, r.encryption?.encrypted ?? false, r.error ? `${r.error.reason}: ${r.error.message}` : undefined];
-  const pages = r.pages ?? [];
-  if (pages.length === 0)
-    return [r.file, undefined, 'unknown', r.error?.reason ?? '', ...Array<undefined>(10).fill(undefined), ...tail].map(csvCell).join(',') + '\r\n';
-  let s = '';
-  for (const p of pages)
-    s +=
-      [
-        r.file,
-        p.page,
-        p.route,
-        p.reasons.join(';'),
-        p.visibleChars,
-        p.invisibleChars,
-        p.hiddenUnderImage,
-        p.badChars,
-        p.textQuality,
-        p.imageCoverage,
-        p.imageCount,
-        p.vectorOps,
-        p.fonts.length,
-        p.rotate,
-        ...tail,
-      ]
-        .map(csvCell)
-        .join(',') + '\r\n';
-  return s;
+  await put(out, EXPORT_CSV_COLUMNS.join(',') + '\r\n');
+  for (const p of parts)
+    for await (const line of readLines(p))
+      for (const row of csvRows(JSON.parse(line.text.toString('utf8')) as CsvRecord)) await put(out, row + '\r\n');
 }

@@ -2,7 +2,7 @@
  * Report exports, spoken by the extension (Export Report…) and the CLI (merge --csv): JSON lines (one analyzer fileRecord per file, the CLI's `--json` shape) and CSV (one row per page,
  * plus one row for a file that could not be read). Pure: the command layer writes the text through workspace.fs.
  */
-import { fileRecord, type FileRecord } from '../analyzer/serialize';
+import { fileRecord, type FileRecord, type PageRecord } from '../analyzer/serialize';
 import type { DocumentReport } from '../analyzer/types';
 
 export interface ExportDoc {
@@ -49,11 +49,7 @@ export const CSV_COLUMNS = [
 /** The layer-quality columns (AnalyzerOptions.layerQuality), appended after CSV_COLUMNS: empty on pages without a score. */
 export const LAYER_CSV_COLUMNS = ['layerScore', 'reocr'] as const;
 
-/**
- * The columns of the extension's CSV export: CSV_COLUMNS, then LAYER_CSV_COLUMNS. The CLI's `merge --csv` still writes
- * CSV_COLUMNS alone (src/cli/merge.ts builds its own rows); it gets these by writing this header and appending
- * layerCsvCells(page.layerQuality) to each row.
- */
+/** The columns of the CSV export (the extension's Export Report… and the CLI's merge --csv): CSV_COLUMNS, then LAYER_CSV_COLUMNS. */
 export const EXPORT_CSV_COLUMNS = [...CSV_COLUMNS, ...LAYER_CSV_COLUMNS] as const;
 
 /** The layer-quality cells of a page (`layerScore`, `reocr`): its score and advice, empty when it was not scored. */
@@ -74,69 +70,68 @@ export function csvCell(v: string | number | boolean | undefined): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/**
+ * What a CSV row reads of a file record: a FileRecord, or a record the CLI wrote and merge --csv reads back (whose
+ * error reason may be the CLI's own, e.g. not-found).
+ */
+export interface CsvRecord {
+  file: string;
+  pdfVersion?: string;
+  encryption?: { encrypted?: boolean };
+  error?: { reason: string; message: string };
+  pages?: Pick<
+    PageRecord,
+    | 'page'
+    | 'route'
+    | 'reasons'
+    | 'visibleChars'
+    | 'invisibleChars'
+    | 'hiddenUnderImage'
+    | 'badChars'
+    | 'textQuality'
+    | 'imageCoverage'
+    | 'imageCount'
+    | 'vectorOps'
+    | 'fonts'
+    | 'rotate'
+    | 'layerQuality'
+  >[];
+}
+
+/** The CSV rows of one record, in EXPORT_CSV_COLUMNS: one per page, one for a file without pages (no line ends). */
+export function csvRows(r: CsvRecord): string[] {
+  const tail = [r.pdfVersion, r.encryption?.encrypted ?? false, r.error ? `${r.error.reason}: ${r.error.message}` : undefined];
+  const pages = r.pages ?? [];
+  const row = (cells: (string | number | boolean | undefined)[]) => cells.map(csvCell).join(',');
+  if (pages.length === 0)
+    return [
+      row([r.file, undefined, 'unknown', r.error?.reason ?? '', ...Array<undefined>(10).fill(undefined), ...tail, ...layerCsvCells(undefined)]),
+    ];
+  return pages.map((p) =>
+    row([
+      r.file,
+      p.page,
+      p.route,
+      p.reasons.join(';'),
+      p.visibleChars,
+      p.invisibleChars,
+      p.hiddenUnderImage,
+      p.badChars,
+      p.textQuality,
+      p.imageCoverage,
+      p.imageCount,
+      p.vectorOps,
+      p.fonts.length,
+      p.rotate,
+      ...tail,
+      ...layerCsvCells(p.layerQuality),
+    ]),
+  );
+}
+
 export function toCsv(docs: readonly ExportDoc[]): string {
   const lines: string[] = [EXPORT_CSV_COLUMNS.join(',')];
-  for (const { file, report } of docs) {
-    const fileLevel = {
-      pdfVersion: report.pdfVersion,
-      encrypted: report.encryption.encrypted,
-      error: report.error ? `${report.error.reason}: ${report.error.message}` : undefined,
-    };
-    if (report.pages.length === 0) {
-      lines.push(
-        [
-          file,
-          undefined,
-          'unknown',
-          report.error?.reason ?? '',
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          undefined,
-          fileLevel.pdfVersion,
-          fileLevel.encrypted,
-          fileLevel.error,
-          ...layerCsvCells(undefined),
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-      continue;
-    }
-    for (const p of report.pages) {
-      const e = p.evidence;
-      lines.push(
-        [
-          file,
-          p.page,
-          p.route,
-          p.reasons.join(';'),
-          e.visibleChars,
-          e.invisibleChars,
-          e.hiddenUnderImage,
-          e.badChars,
-          e.textQuality,
-          e.imageCoverage,
-          e.imageCount,
-          e.vectorOps,
-          e.fonts.length,
-          e.rotate,
-          fileLevel.pdfVersion,
-          fileLevel.encrypted,
-          fileLevel.error,
-          ...layerCsvCells(e.layerQuality),
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-    }
-  }
+  for (const { file, report } of docs) lines.push(...csvRows(fileRecord(file, report)));
   return lines.join('\r\n') + '\r\n';
 }
 
