@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GOOD_LAYER_SCORE, layerGrade } from '../src/shared/routes';
+import type { TextLayer } from '../src/analyzer/types';
+import { pageTextLayerOf, parseHostMessage } from '../src/shared/protocol';
+import { GOOD_LAYER_SCORE, layerGrade, WORD_GOOD_LIKELIHOOD, wordGrade } from '../src/shared/routes';
 import { layerBadgeText, layerMeaning, runQuality } from '../webview/layerColors';
 
 test('the runs of an OCR layer take their page grade; visible text and other routes do not', () => {
@@ -33,4 +35,45 @@ test('grades: poor is the analyzer advice, good from 0.95 on, fair in between', 
   assert.equal(layerGrade({ score: 0.74, reocr: true }), 'poor');
   // the advice wins over the number (a layer with no letters at all is re-OCR whatever its capped score)
   assert.equal(layerGrade({ score: 0.99, reocr: true }), 'poor');
+});
+
+test("a run's word likelihood is carried for display; the run keeps the page's grade", () => {
+  const good = { score: 0.97, reocr: false };
+  assert.deepEqual(runQuality('ocr-layer', good, 'invisible', 0.2), { grade: 'good', score: 0.97, reocr: false, likelihood: 0.2 });
+  assert.deepEqual(runQuality('ocr-layer', good, 'invisible'), { grade: 'good', score: 0.97, reocr: false }, 'no likelihood: none shown');
+  assert.equal(runQuality('ocr-layer', good, 'visible', 0.1), undefined, 'visible text is not the layer');
+  // the word's own grade, for its tooltip: below the analyzer's word-likeness cut (½) poor
+  assert.equal(wordGrade(0.49), 'poor');
+  assert.equal(wordGrade(0.5), 'fair');
+  assert.equal(wordGrade(WORD_GOOD_LIKELIHOOD), 'good');
+});
+
+test('the protocol carries a run likelihood, clamped to 0..1, and drops one that is not a number', () => {
+  const layer = {
+    runs: [
+      { text: 'word', rect: [0, 0, 10, 10], visibility: 'invisible', font: 'F1', size: 10, hScale: 1, chars: 4, likelihood: 0.3 },
+      { text: '42', rect: [0, 0, 10, 10], visibility: 'invisible', font: 'F1', size: 10, hScale: 1, chars: 2 },
+    ],
+    runCount: 2,
+    text: 'word 42',
+  } as unknown as TextLayer;
+  const box = pageTextLayerOf(1, layer);
+  assert.equal(box.runs[0].likelihood, 0.3);
+  assert.equal('likelihood' in box.runs[1], false);
+  const parsed = parseHostMessage({
+    type: 'textLayer',
+    report: 1,
+    pages: [
+      {
+        ...box,
+        runs: [
+          { ...box.runs[0], likelihood: 7 },
+          { ...box.runs[1], likelihood: 'x' },
+        ],
+      },
+    ],
+  });
+  assert.ok(parsed && parsed.type === 'textLayer');
+  assert.equal(parsed.pages[0].runs[0].likelihood, 1);
+  assert.equal('likelihood' in parsed.pages[0].runs[1], false);
 });

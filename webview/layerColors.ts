@@ -2,9 +2,11 @@
  * How the preview shows an OCR layer's quality: the page's grade badge and which glyph runs take the grade's colour.
  * Pure (no DOM), so it is unit-tested; the grade itself comes from src/shared/routes.ts, as the tree's does.
  *
- * The analyzer scores a page's layer as a whole (LayerQuality has no per-word likelihood), so every run of the layer
- * takes the page's grade: on an `ocr-layer` page the layer is its unseen text (the runs the analyzer scored: invisible,
- * clipped or hidden), never its visible text.
+ * On an `ocr-layer` page the layer is its unseen text (the runs the analyzer scored: invisible, clipped or hidden),
+ * never its visible text. Runs are filled with the page's grade. A run's own word likelihood (GlyphRun.likelihood)
+ * is shown with it (tooltip, accessible name) but does not colour it: under the small language models one word is
+ * weak evidence (on a perfect layer about one real word in ten, "Tuesday", "budget", falls under the cut), and a
+ * red word on a good layer would say more than the analyzer knows; the page's grade pools all its words.
  */
 import type { PageOverlay, RunBox } from '../src/shared/protocol';
 import { type LayerGrade, layerGrade, scoreText } from '../src/shared/routes';
@@ -14,6 +16,8 @@ export interface RunQuality {
   /** the page's score, 0..1 */
   score: number;
   reocr: boolean;
+  /** the run's own word likelihood (shown, not coloured) */
+  likelihood?: number;
 }
 
 /** The grade a run of page `route` is coloured with, or undefined when the run is not part of a graded layer. */
@@ -21,9 +25,12 @@ export function runQuality(
   route: PageOverlay['route'] | undefined,
   layer: PageOverlay['layer'],
   visibility: RunBox['visibility'],
+  likelihood?: number,
 ): RunQuality | undefined {
   if (route !== 'ocr-layer' || !layer || visibility === 'visible') return undefined;
-  return { grade: layerGrade(layer), score: layer.score, reocr: layer.reocr };
+  const q: RunQuality = { grade: layerGrade(layer), score: layer.score, reocr: layer.reocr };
+  if (likelihood !== undefined) q.likelihood = likelihood;
+  return q;
 }
 
 /** The page header's badge: "layer poor 0.31 · re-OCR", "layer good 0.98". */

@@ -27,7 +27,7 @@ import {
   type WebviewState,
   ZOOM_LEVELS,
 } from '../src/shared/protocol';
-import { LAYER_GRADE_STYLE, layerGrade, percent, ROUTE_STYLE } from '../src/shared/routes';
+import { LAYER_GRADE_STYLE, layerGrade, percent, ROUTE_STYLE, scoreText, wordGrade } from '../src/shared/routes';
 import { append, clear, h, icon } from './dom';
 import { placeLabels } from './labels';
 import { layerBadgeText, layerMeaning, runQuality } from './layerColors';
@@ -686,14 +686,14 @@ function drawText(s: Slot): void {
   layer.runs.forEach((r, i) => {
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(r.rect) as number[];
     // a run of a graded OCR layer is filled with the page's grade (its border still says how it shows)
-    const q = runQuality(route, quality, r.visibility);
+    const q = runQuality(route, quality, r.visibility, r.likelihood);
     const box = h('div', {
       class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}${q ? ` lq-${q.grade}` : ''}`,
       tabindex: i === 0 ? '0' : '-1',
       'data-run': i,
       'data-grade': q?.grade,
       'aria-describedby': 'run-tip',
-      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}` : ''})`,
+      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}${q.likelihood !== undefined ? `; word likelihood ${scoreText(q.likelihood)}` : ''}` : ''})`,
     });
     box.style.left = `${Math.min(x1, x2)}px`;
     box.style.top = `${Math.min(y1, y2)}px`;
@@ -716,11 +716,18 @@ function showTip(run: RunBox, box: HTMLElement): void {
   clear(tip);
   const n = Number(box.closest<HTMLElement>('.page')?.dataset.page);
   const quality = overlays.get(n)?.layer;
-  const q = head && quality ? runQuality(routeOf(head, n), quality, run.visibility) : undefined;
+  const q = head && quality ? runQuality(routeOf(head, n), quality, run.visibility, run.likelihood) : undefined;
   append(
     tip,
     h('div', { class: 'tip-text' }, run.text || '(no decodable text)'),
     h('div', { class: 'tip-meta' }, `${VIS_LABEL[run.visibility]} · ${run.font} · ${Math.round(run.size * 10) / 10} pt`),
+    q?.likelihood !== undefined
+      ? h(
+          'div',
+          { class: 'tip-meta' },
+          `word likelihood ${scoreText(q.likelihood)} (${wordGrade(q.likelihood)}: how much it reads like the page's language)`,
+        )
+      : null,
     q && quality ? h('div', { class: `tip-meta tip-layer lq-${q.grade}` }, layerMeaning(quality)) : null,
   );
   tip.hidden = false;

@@ -169,11 +169,12 @@ export class Classifier {
     const sha256 = await sha256Hex(bytes);
     const inputs = await this.inputsFor(uri.toString());
     const perPage = Math.max(50, Math.min(MAX_RUNS_PER_PAGE, Math.floor(maxRuns / Math.max(1, pageCount))));
-    // the layer's score is in the stored report already (the overlay colours runs by it): not computed twice
+    // with the layer-quality setting on, the score is computed again for its per-word likelihoods (GlyphRun.likelihood),
+    // by which the overlay colours the layer's words; the page's grade stays the stored report's
     const options: Partial<AnalyzerOptions> = {
       ...inputs.options,
       textLayer: true,
-      layerQuality: false,
+      layerQuality: inputs.options.layerQuality === true,
       maxTextRunsPerPage: perPage,
       maxTextLayerChars: 2000,
     };

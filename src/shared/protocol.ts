@@ -62,6 +62,8 @@ export interface RunBox {
   font: string;
   /** font size in user space */
   size: number;
+  /** how likely the run is a word of the page's languages, 0..1 (GlyphRun.likelihood; scored layers only) */
+  likelihood?: number;
 }
 
 /** A page's text layer as the webview draws it. */
@@ -362,6 +364,7 @@ function parseRun(x: unknown): RunBox | undefined {
     visibility: x.visibility as GlyphVisibility,
     font: shortString(x.font, MAX_NAME) ?? '',
     size: isFiniteNumber(x.size) ? x.size : 0,
+    ...(isFiniteNumber(x.likelihood) ? { likelihood: Math.min(1, Math.max(0, x.likelihood)) } : {}),
   };
 }
 
@@ -390,13 +393,17 @@ function parseTextLayers(x: unknown): PageTextLayer[] | undefined {
 
 /** A page's text layer as the webview gets it: the first MAX_RUNS_PER_PAGE runs, strings and names clipped. */
 export function pageTextLayerOf(page: number, layer: TextLayer): PageTextLayer {
-  const runs: RunBox[] = layer.runs.slice(0, MAX_RUNS_PER_PAGE).map((r) => ({
-    text: r.text.length > MAX_RUN_TEXT ? r.text.slice(0, MAX_RUN_TEXT) : r.text,
-    rect: r.rect,
-    visibility: r.visibility,
-    font: r.font.slice(0, MAX_NAME),
-    size: r.size,
-  }));
+  const runs: RunBox[] = layer.runs.slice(0, MAX_RUNS_PER_PAGE).map((r) => {
+    const box: RunBox = {
+      text: r.text.length > MAX_RUN_TEXT ? r.text.slice(0, MAX_RUN_TEXT) : r.text,
+      rect: r.rect,
+      visibility: r.visibility,
+      font: r.font.slice(0, MAX_NAME),
+      size: r.size,
+    };
+    if (r.likelihood !== undefined) box.likelihood = r.likelihood;
+    return box;
+  });
   const out: PageTextLayer = { page, runs, runCount: layer.runCount };
   if (layer.cut) out.cut = layer.cut;
   else if (layer.runs.length > MAX_RUNS_PER_PAGE) out.cut = 'runs';

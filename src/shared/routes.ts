@@ -69,6 +69,17 @@ export const LAYER_GRADES: readonly LayerGrade[] = ['good', 'fair', 'poor'];
 /** The score at or above which a layer the analyzer keeps is good. */
 export const GOOD_LAYER_SCORE = 0.95;
 
+/**
+ * A word's own grade from its likelihood (GlyphRun.likelihood: how likely the run is a word of the page's languages;
+ * the analyzer puts ½ at its word-likeness cut): below the cut poor, from WORD_GOOD_LIKELIHOOD good, fair between.
+ */
+export const WORD_GOOD_LIKELIHOOD = 0.8;
+
+export function wordGrade(likelihood: number): LayerGrade {
+  if (likelihood < 0.5) return 'poor';
+  return likelihood >= WORD_GOOD_LIKELIHOOD ? 'good' : 'fair';
+}
+
 export function layerGrade(q: Pick<LayerQuality, 'score' | 'reocr'>): LayerGrade {
   if (q.reocr) return 'poor';
   return q.score >= GOOD_LAYER_SCORE ? 'good' : 'fair';
