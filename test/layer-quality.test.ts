@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
@@ -263,4 +263,33 @@ test('each scored run gets a likelihood: words high, shifted letters low, undeco
   for (const w of shifted) assert.ok(like(w)! < 0.5, `${w} ${like(w)}`);
   assert.equal(like('\ufffd\ufffd'), 0);
   assert.equal(like('1948'), undefined);
+});
+
+test('a text page reads a scan for its ink only when images cover it as a scan covers an OCR layer', (t) => {
+  const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'corpus', 'real');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.pdf'));
+  } catch {
+    t.skip('../shared/corpus is absent');
+    return;
+  }
+  let small = 0;
+  let covered = 0;
+  for (const n of names) {
+    const bytes = readFileSync(join(dir, n));
+    if (bytes.length > 300_000) continue;
+    for (const p of analyzePdfSync(new Uint8Array(bytes), { layerQuality: true }).pages) {
+      const q = p.evidence.layerQuality;
+      if (!q || p.route !== 'text') continue;
+      if (p.evidence.imageCoverage < 0.8) {
+        // a photo or a figure beside born-digital text is no witness of that text's ink
+        assert.equal(q.signals.image, 'no scan image', `${n} p${p.page}`);
+        assert.equal(q.signals.inkCovered, undefined, `${n} p${p.page}`);
+        if (p.evidence.imageCount > 0) small++;
+      } else if (typeof q.signals.inkCovered === 'number') covered++;
+    }
+  }
+  assert.ok(small > 10, `text pages with small images checked: ${small}`);
+  t.diagnostic(`text pages with small images: ${small}; scanned text pages read for ink: ${covered}`);
 });
