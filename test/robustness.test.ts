@@ -236,3 +236,20 @@ describe('inputs that are not PDFs', () => {
     }
   });
 });
+
+describe('interpreter bounds leave a note', () => {
+  test('operands past maxOperands and q nesting past maxSaveDepth are dropped with a note, the text still counted', () => {
+    const text = 'BT /F1 12 Tf 72 700 Td (' + 'Readable text on the page '.repeat(4) + ') Tj ET\n';
+    const numbers = Array.from({ length: 40 }, (_, i) => String(i)).join(' ') + ' n\n';
+    const nested = 'q '.repeat(20) + 'Q '.repeat(20) + '\n';
+    const { bytes } = docWith([{ content: numbers + nested + text }]);
+    const quiet = analyzePdfSync(bytes());
+    assert.equal(allNotes(quiet), '', 'within the defaults nothing is dropped');
+    const r = analyzePdfSync(bytes(), { maxOperands: 16, maxSaveDepth: 8 });
+    const notes = allNotes(r);
+    assert.match(notes, /more than 16 operands before one operator: the rest were dropped \(maxOperands\)/);
+    assert.match(notes, /q nested deeper than 8: the deeper states were not saved \(maxSaveDepth\)/);
+    assert.equal(notes.split('maxOperands').length - 1, 1, 'once per page');
+    assert.equal(page(r).route, 'text');
+  });
+});

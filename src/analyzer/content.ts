@@ -113,6 +113,7 @@ export class PageScanner {
   readonly faults = new Set<RouteReason>();
   readonly notes: string[] = [];
   readonly activeForms = new Set<PdfStream>();
+  private readonly limitsNoted = new Set<string>();
   fromAnnotation = false;
   missingFontNoted = false;
   /** clip inherited by a form from the state that painted it */
@@ -289,11 +290,14 @@ export class PageScanner {
       if ((++tokens & 16383) === 0 && budget.outOfTime('content')) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
         if (ops.length < maxOperands) ops.push(tok);
+        else this.noteLimit('operands', `more than ${maxOperands} operands before one operator: the rest were dropped (maxOperands)`);
         continue;
       }
       if (tok === ARRAY_START || tok === DICT_START) {
         const v = parser.fromToken(tok, 0);
         if (ops.length < maxOperands && !(v instanceof Cmd) && v !== EOF) ops.push(v);
+        else if (ops.length >= maxOperands)
+          this.noteLimit('operands', `more than ${maxOperands} operands before one operator: the rest were dropped (maxOperands)`);
         continue;
       }
       if ((++this.operators & 4095) === 0) {
@@ -312,6 +316,7 @@ export class PageScanner {
         // graphics state
         case Op.Save:
           if (stack.length < maxSaveDepth) stack.push(cloneState(g));
+          else this.noteLimit('save', `q nested deeper than ${maxSaveDepth}: the deeper states were not saved (maxSaveDepth)`);
           break;
         case Op.Restore:
           if (stack.length > 0) g = stack.pop()!;
@@ -477,6 +482,13 @@ export class PageScanner {
       ops.length = 0;
     }
     this.pendingTextClip = outerPending;
+  }
+
+  /** A note, once per page and kind, that a bound of the interpreter dropped something (never silently). */
+  private noteLimit(kind: 'operands' | 'save', note: string): void {
+    if (this.limitsNoted.has(kind)) return;
+    this.limitsNoted.add(kind);
+    this.notes.push(note);
   }
 
   subDict(resources: PdfDict | undefined, key: string): PdfDict | undefined {
