@@ -166,6 +166,8 @@ function scoreLayer(
     maxScanPixels: opts.maxScanPixels,
     font,
     producer,
+    // the runs, and so their likelihoods, reach the report only with the text layer on
+    likelihoods: opts.textLayer === true,
   });
 }
 

@@ -67,6 +67,8 @@ export interface LayerQualityInput {
   /** context only (never scored): the layer's main font and the document's producer */
   font?: string;
   producer?: string;
+  /** false: skip the runs' word likelihoods (they are only reported with the text layer: AnalyzerOptions.textLayer) */
+  likelihoods?: boolean;
 }
 
 /** the reocr cut: the estimated CER above which a layer is poor */
@@ -135,7 +137,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   const x = textSignals(text, runs);
   Object.assign(signals, x.shown);
   // each word's likelihood, for a view that colours the layer's words (runs past LIKELIHOOD_RUNS are left without)
-  const nr = Math.min(runs.length, LIKELIHOOD_RUNS);
+  const nr = input.likelihoods === false ? 0 : Math.min(runs.length, LIKELIHOOD_RUNS);
   for (let i = 0; i < nr; i++) {
     const l = wordLikelihood(runs[i].text, x.language, x.second);
     if (l !== undefined) runs[i].likelihood = l;
