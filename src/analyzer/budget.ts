@@ -6,6 +6,11 @@
  */
 import { DEFAULT_OPTIONS, type Limits } from './options';
 
+/** The bounds a stage reads: its budget's (the document's options), or the defaults when it runs without one. */
+export function limitsOf(budget: Budget | undefined): Limits {
+  return budget ? budget.limits : DEFAULT_OPTIONS;
+}
+
 /** The stages that spend the budget; the report names the one that ran out. */
 export type Stage = 'xref' | 'object-stream' | 'page-tree' | 'fonts' | 'cmap' | 'decode' | 'content' | 'metadata';
 

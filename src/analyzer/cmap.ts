@@ -10,10 +10,10 @@
  * maxCMapCodes, maxCidRanges, maxCodespaceRanges, maxLazyRanges, maxCMapStringBytes), the tokenizer is a single
  * forward byte loop, and nothing recurses.
  */
-import { type Budget, BudgetExhausted } from './budget';
+import { type Budget, BudgetExhausted, limitsOf } from './budget';
 import { BYTE_CLASS, REGULAR, WHITE, hexValue } from './bytes';
 import { CodeClass, addClass, classifyCodepoint, CLASS_SPACE } from './encodings';
-import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
+import type { AnalyzerOptions } from './options';
 import { latin1 } from './text';
 
 export interface CodespaceRange {
@@ -300,7 +300,7 @@ export class CMapLexer {
   constructor(
     readonly d: Uint8Array,
     private readonly budget: Budget | undefined,
-    limits: Pick<AnalyzerOptions, 'maxCMapStringBytes'> = budget ? budget.limits : DEFAULT_OPTIONS,
+    limits: Pick<AnalyzerOptions, 'maxCMapStringBytes'> = limitsOf(budget),
   ) {
     this.str = new Uint8Array(Math.max(0, Math.floor(limits.maxCMapStringBytes)));
   }
@@ -502,7 +502,7 @@ function singleTarget(str: Uint8Array, len: number, offset: number): number {
  * not be read is left out.
  * @param limits the caps (default: the budget's, else the defaults)
  */
-export function parseCMap(data: Uint8Array, budget?: Budget, limits: CMapLimits = budget ? budget.limits : DEFAULT_OPTIONS): ParsedCMap {
+export function parseCMap(data: Uint8Array, budget?: Budget, limits: CMapLimits = limitsOf(budget)): ParsedCMap {
   const lx = new CMapLexer(data, budget, limits);
   const maxCodes = limits.maxCMapCodes;
   const maxCidRanges = limits.maxCidRanges;

@@ -290,14 +290,13 @@ export class PageScanner {
       if ((++tokens & 16383) === 0 && budget.outOfTime('content')) throw new LimitHit('budget-exceeded');
       if (!(tok instanceof Cmd)) {
         if (ops.length < maxOperands) ops.push(tok);
-        else this.noteLimit('operands', `more than ${maxOperands} operands before one operator: the rest were dropped (maxOperands)`);
+        else this.noteLimit('operands');
         continue;
       }
       if (tok === ARRAY_START || tok === DICT_START) {
         const v = parser.fromToken(tok, 0);
         if (ops.length < maxOperands && !(v instanceof Cmd) && v !== EOF) ops.push(v);
-        else if (ops.length >= maxOperands)
-          this.noteLimit('operands', `more than ${maxOperands} operands before one operator: the rest were dropped (maxOperands)`);
+        else if (ops.length >= maxOperands) this.noteLimit('operands');
         continue;
       }
       if ((++this.operators & 4095) === 0) {
@@ -316,7 +315,7 @@ export class PageScanner {
         // graphics state
         case Op.Save:
           if (stack.length < maxSaveDepth) stack.push(cloneState(g));
-          else this.noteLimit('save', `q nested deeper than ${maxSaveDepth}: the deeper states were not saved (maxSaveDepth)`);
+          else this.noteLimit('save');
           break;
         case Op.Restore:
           if (stack.length > 0) g = stack.pop()!;
@@ -485,10 +484,14 @@ export class PageScanner {
   }
 
   /** A note, once per page and kind, that a bound of the interpreter dropped something (never silently). */
-  private noteLimit(kind: 'operands' | 'save', note: string): void {
+  private noteLimit(kind: 'operands' | 'save'): void {
     if (this.limitsNoted.has(kind)) return;
     this.limitsNoted.add(kind);
-    this.notes.push(note);
+    this.notes.push(
+      kind === 'operands'
+        ? `more than ${this.opt.maxOperands} operands before one operator: the rest were dropped (maxOperands)`
+        : `q nested deeper than ${this.opt.maxSaveDepth}: the deeper states were not saved (maxSaveDepth)`,
+    );
   }
 
   subDict(resources: PdfDict | undefined, key: string): PdfDict | undefined {

@@ -18,9 +18,9 @@
  * Deliberate differences from MuPDF: code 32 of a simple font whose glyph says nothing stays a space, and
  * ZapfDingbats codes decode as dingbats (MuPDF turns their a1…a191 names into arbitrary ASCII).
  */
-import { Budget, BudgetExhausted, ChargedLru } from './budget';
+import { Budget, BudgetExhausted, ChargedLru, limitsOf } from './budget';
 import { isWhite } from './bytes';
-import { type AnalyzerOptions, DEFAULT_OPTIONS } from './options';
+import type { AnalyzerOptions } from './options';
 import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
 import {
@@ -549,7 +549,7 @@ function simpleWidths(
 export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'standard' | (string | undefined)[] | undefined {
   const len1 = s.dict.get('Length1');
   // only the cleartext part (the encoding) is read: at most /Length1 and a little, and never past maxType1Bytes
-  const max = (budget ? budget.limits : DEFAULT_OPTIONS).maxType1Bytes;
+  const max = limitsOf(budget).maxType1Bytes;
   const cap = isNumber(len1) && len1 > 0 ? Math.min(len1 + 64, max) : max;
   const dec = r.decodeStream(s, cap);
   if (dec.outOfTime) budget?.checkTime('fonts');

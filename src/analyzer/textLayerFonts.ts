@@ -13,12 +13,11 @@
  *
  * Bounded: codes kept per map, ranges kept per map, and the clock is checked while parsing.
  */
-import { type Budget, BudgetExhausted } from './budget';
+import { type Budget, BudgetExhausted, limitsOf } from './budget';
 import { CMapLexer, T_ARRAY_CLOSE, T_ARRAY_OPEN, T_EOF, T_KEYWORD, T_NAME, T_NUM, T_STR } from './cmap';
 import { glyphNameToUnicode, latin1Encoding, namedEncoding, standardEncoding, symbolEncoding, zapfDingbatsEncoding } from './encodings';
 import { standard14 } from './fonts';
 import { PdfDict, PdfStream, type Resolver, getArray, getDict, getName, isNumber } from './objects';
-import { DEFAULT_OPTIONS } from './options';
 
 /** code → text of one font */
 export interface FontText {
@@ -80,7 +79,7 @@ function unitsText(units: number[], offset: number): string | undefined {
 /** ToUnicode CMap stream → code → text. Never throws except through budget.checkTime. */
 export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicodeText {
   const out = new ToUnicodeText();
-  const limits = budget ? budget.limits : DEFAULT_OPTIONS;
+  const limits = limitsOf(budget);
   const maxCodes = limits.maxTextCodesPerFont;
   const maxRanges = limits.maxTextRangesPerFont;
   // the CMap parser's tokenizer (cmap.ts): one reading of CMap syntax for the routing path and the text layer
@@ -167,7 +166,7 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
 function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget): ToUnicodeText | null {
   const v = r.resolve(dict.get('ToUnicode'));
   if (!(v instanceof PdfStream)) return null;
-  const dec = r.decodeStream(v, (budget ? budget.limits : DEFAULT_OPTIONS).maxCMapBytes);
+  const dec = r.decodeStream(v, limitsOf(budget).maxCMapBytes);
   if (dec.outOfTime) budget?.checkTime('cmap');
   const t = parseToUnicodeText(dec.data, budget);
   if (dec.truncated || dec.error) t.truncated = true;
@@ -192,7 +191,7 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
     const identityTU = ident === 'Identity-H' || ident === 'Identity-V';
     // codes found through the ranges are remembered (a range is searched once per code, not once per glyph)
     const memo = tu && tu.ranges.length > 0 ? new Map<number, string | undefined>() : undefined;
-    const maxMemo = (budget ? budget.limits : DEFAULT_OPTIONS).maxTextCodesPerFont;
+    const maxMemo = limitsOf(budget).maxTextCodesPerFont;
     return {
       bytes: 300 + (tu ? tu.bytes : 0),
       truncated: tu?.truncated ?? false,
