@@ -778,20 +778,10 @@ pagesEl.addEventListener('keydown', (e: KeyboardEvent) => {
 /** Asks the host for the glyph-run boxes of pages first..last it has not sent. */
 function askTextLayer(first: number, last: number): void {
   if (!head || textStatus === 'unavailable') return;
-  let from = 0;
-  const flush = (to: number) => {
-    if (from) vscode.postMessage({ type: 'needTextLayer', report: head!.id, from, to });
-    from = 0;
-  };
-  for (let n = first; n <= Math.min(last, head.pageCount); n++) {
-    const want = head.routes[n - 1] !== NO_ROUTE && !textLayers.has(n) && !askedText.has(n);
-    if (want) {
-      askedText.add(n);
-      if (!from) from = n;
-      if (n - from + 1 >= PREVIEW_MAX_TEXT_PAGES_PER_REQUEST) flush(n);
-    } else flush(n - 1);
-  }
-  flush(Math.min(last, head.pageCount));
+  const report = head.id;
+  askPages(first, last, textLayers, askedText, PREVIEW_MAX_TEXT_PAGES_PER_REQUEST, (from, to) =>
+    vscode.postMessage({ type: 'needTextLayer', report, from, to }),
+  );
 }
 
 function receiveTextLayer(m: Extract<HostMessage, { type: 'textLayer' }>): void {
@@ -860,17 +850,34 @@ function boxTitle(b: PageOverlay['imageBoxes'][number]): string {
 /** Asks the host for the evidence of pages first..last it has not sent, in requests the protocol accepts. */
 function askEvidence(first: number, last: number): void {
   if (!head) return;
+  const report = head.id;
+  askPages(first, last, overlays, asked, PREVIEW_MAX_PAGES_PER_REQUEST, (from, to) => vscode.postMessage({ type: 'needPages', report, from, to }));
+}
+
+/**
+ * The pages of first..last with a route that are neither held (`have`) nor asked for yet, marked as asked and sent in
+ * runs of consecutive pages of at most `max`.
+ */
+function askPages(
+  first: number,
+  last: number,
+  have: ReadonlyMap<number, unknown>,
+  asked: Set<number>,
+  max: number,
+  send: (from: number, to: number) => void,
+): void {
+  if (!head) return;
   let from = 0;
   const flush = (to: number) => {
-    if (from) vscode.postMessage({ type: 'needPages', report: head!.id, from, to });
+    if (from) send(from, to);
     from = 0;
   };
   for (let n = first; n <= Math.min(last, head.pageCount); n++) {
-    const want = head.routes[n - 1] !== NO_ROUTE && !overlays.has(n) && !asked.has(n);
+    const want = head.routes[n - 1] !== NO_ROUTE && !have.has(n) && !asked.has(n);
     if (want) {
       asked.add(n);
       if (!from) from = n;
-      if (n - from + 1 >= PREVIEW_MAX_PAGES_PER_REQUEST) flush(n);
+      if (n - from + 1 >= max) flush(n);
     } else flush(n - 1);
   }
   flush(Math.min(last, head.pageCount));
