@@ -18,7 +18,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { Sink } from './text-sink';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { analyzePdfSync } from '../src/analyzer/analyze';
@@ -30,17 +31,6 @@ import { pathShard } from '../src/cli/shard';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ppd-parts-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-class Sink extends Writable {
-  chunks: string[] = [];
-  override _write(chunk: unknown, _e: BufferEncoding, cb: () => void) {
-    this.chunks.push(String(chunk));
-    cb();
-  }
-  text() {
-    return this.chunks.join('');
-  }
-}
 
 type Hook = (path: string, n: number) => void;
 

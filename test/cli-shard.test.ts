@@ -4,7 +4,8 @@
  * main() with the environment injected, so a mismatch is shown to be a usage error that analyses nothing.
  */
 import assert from 'node:assert/strict';
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { Sink } from './text-sink';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { analyzePdfSync } from '../src/analyzer/analyze';
@@ -15,17 +16,6 @@ import { ListDigest, parseShardSpec, pathShard, resolveShard, shardFromEnv } fro
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fx = (name: string) => `${root}test/fixtures/analyzer/${name}`;
-
-class Sink extends Writable {
-  chunks: string[] = [];
-  override _write(chunk: unknown, _e: BufferEncoding, cb: () => void) {
-    this.chunks.push(String(chunk));
-    cb();
-  }
-  text() {
-    return this.chunks.join('');
-  }
-}
 
 function streams(env: NodeJS.ProcessEnv) {
   const calls: string[] = [];
