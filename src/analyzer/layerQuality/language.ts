@@ -19,15 +19,18 @@ export function normaliseForModel(s: string): string {
 
 /**
  * A language's model, compiled for speed: characters are numbered (0 = space, ALPHABET letters, then one id for any
- * other letter), and the cost −log2 p(c | a b) of the interpolated model is precomputed: `seen` for the trigrams the
- * model holds, `rest` (by b and c) for the others, whose trigram term is 0.
+ * other letter), and the cost −log2 p(c | a b) of the interpolated model is precomputed for every trigram of the
+ * model's own alphabet in one dense table. A character the model never met has no statistics of its own in it (its
+ * bigram and unigram counts are 0), so all such characters share one local id, the last: the table stays small
+ * (≤ 34³ entries) and a lookup is three loads, not a hash probe.
  */
 interface Model {
-  /** open-addressing hash of the trigrams seen: key (a·V + b)·V + c + 1 (0 = empty slot), and its cost */
-  keys: Int32Array;
-  costs: Float64Array;
-  mask: number;
-  rest: Float64Array;
+  /** global id → the model's local id (0 = space; V − 1 = a character the model does not hold) */
+  loc: Uint8Array;
+  /** local alphabet size */
+  V: number;
+  /** cost in bits of c after a b: t[(a·V + b)·V + c], local ids */
+  t: Float64Array;
 }
 
 let models: Map<Language, Model> | undefined;
@@ -59,9 +62,15 @@ function load(): Map<Language, Model> {
   ids = new Map([[' ', 0]]);
   for (const ch of [...alphabet].sort()) ids.set(ch, ids.size);
   size = ids.size + 1;
-  const V = size;
   models = new Map();
   for (const lang of LANGUAGES) {
+    // the model's own alphabet: space, then its characters in global order; the rest share the last id
+    const used = new Set<number>([0]);
+    for (const { g } of raw.get(lang)!) for (const ch of g) used.add(ids.get(ch)!);
+    const globals = [...used].sort((a, b) => a - b);
+    const V = globals.length + 1;
+    const loc = new Uint8Array(size).fill(V - 1);
+    globals.forEach((gid, i) => (loc[gid] = i));
     const ctx2 = new Float64Array(V * V);
     const bi = new Float64Array(V * V);
     const ctx1 = new Float64Array(V);
@@ -69,7 +78,7 @@ function load(): Map<Language, Model> {
     const tri = new Map<number, number>();
     let total = 0;
     for (const { g, c } of raw.get(lang)!) {
-      const [a, b, d] = [...g].map((ch) => ids!.get(ch)!);
+      const [a, b, d] = [...g].map((ch) => loc[ids!.get(ch)!]);
       tri.set((a * V + b) * V + d, c);
       ctx2[a * V + b] += c;
       // bigram and unigram statistics from the last two characters of each trigram (each position counted once)
@@ -84,22 +93,15 @@ function load(): Map<Language, Model> {
         const bg = ctx1[b] ? bi[b * V + d] / ctx1[b] : 0;
         restP[b * V + d] = L2 * bg + L1 * (uni[d] / total) + L0 / vocabulary;
       }
-    let cap = 16;
-    while (cap < tri.size * 2) cap *= 2;
-    const keys = new Int32Array(cap);
-    const costs = new Float64Array(cap);
-    const mask = cap - 1;
-    for (const [k, c] of tri) {
-      const ab = Math.floor(k / V);
-      const bd = k % (V * V);
-      let h = hashSlot(k, mask);
-      while (keys[h] !== 0) h = (h + 1) & mask;
-      keys[h] = k + 1;
-      costs[h] = -Math.log2((L3 * c) / ctx2[ab] + restP[bd]);
-    }
-    const rest = new Float64Array(V * V);
-    for (let i = 0; i < rest.length; i++) rest[i] = -Math.log2(restP[i]);
-    models.set(lang, { keys, costs, mask, rest });
+    const t = new Float64Array(V * V * V);
+    for (let a = 0; a < V; a++)
+      for (let b = 0; b < V; b++)
+        for (let d = 0; d < V; d++) {
+          const k = (a * V + b) * V + d;
+          const c = tri.get(k);
+          t[k] = c === undefined ? -Math.log2(restP[b * V + d]) : -Math.log2((L3 * c) / ctx2[a * V + b] + restP[b * V + d]);
+        }
+    models.set(lang, { loc, V, t });
   }
   let top = 0;
   for (const ch of ids.keys()) top = Math.max(top, ch.codePointAt(0)!);
@@ -114,20 +116,11 @@ const L2 = 0.25;
 const L1 = 0.1;
 const L0 = 0.05;
 
-/** bits of c after a b */
+/** bits of c after a b (global ids) */
 function cost(m: Model, a: number, b: number, c: number): number {
-  const V = size;
-  const k = (a * V + b) * V + c;
-  const keys = m.keys;
-  for (let h = hashSlot(k, m.mask); ; h = (h + 1) & m.mask) {
-    const e = keys[h];
-    if (e === k + 1) return m.costs[h];
-    if (e === 0) return m.rest[b * V + c];
-  }
-}
-
-function hashSlot(k: number, mask: number): number {
-  return (Math.imul(k, 0x9e3779b1) >>> 16) & mask;
+  const loc = m.loc;
+  const V = m.V;
+  return m.t[(loc[a] * V + loc[b]) * V + loc[c]];
 }
 
 export interface LanguageEvidence {
