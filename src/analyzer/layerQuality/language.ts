@@ -158,17 +158,39 @@ function bitsPerChar(m: Model, x: Uint16Array, n: number): number {
   return bits / Math.max(1, count);
 }
 
-export function languageEvidence(text: string): LanguageEvidence {
-  const ms = load();
-  const s = normaliseForModel(text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text);
-  let best: Language = 'en';
-  let bestBits = Infinity;
-  // the text as ids, one per code point (space 0; a letter no model holds: `other`)
+/** the ids of the text languageEvidence last read (grown as needed: one per call, never shared across calls) */
+let idScratch = new Uint16Array(1024);
+
+/**
+ * The first MAX_CHARS characters of `text` as model ids in `idScratch`, as normaliseForModel would leave them (NFKC,
+ * lower case, each run of non-letters one space, a space before and after), in one pass: ASCII text needs no NFKC,
+ * and each code point is lower-cased alone (whole-string lower-casing differs only in the Greek final sigma, a letter
+ * no model holds either way). Returns the count.
+ */
+function modelIds(text: string): number {
+  let s = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+  let ascii = true;
+  for (let i = 0; i < s.length; i++)
+    if (s.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  if (!ascii) s = s.normalize('NFKC');
+  // lower-casing can lengthen a code point (İ → i + U+0307): three units each at most
+  const cap = (ascii ? s.length : 3 * s.length) + 2;
+  if (idScratch.length < cap) idScratch = new Uint16Array(cap);
+  const x = idScratch;
   const other = size - 1;
-  const x = new Uint16Array(s.length);
   let n = 0;
+  x[n++] = 0;
   for (let i = 0; i < s.length; i++) {
     let cp = s.charCodeAt(i);
+    if (cp < 0x80) {
+      if (cp >= 65 && cp <= 90) cp += 32;
+      const id = cp >= 97 && cp <= 122 ? (idOf[cp] > 0 ? idOf[cp] : other) : 0;
+      if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
+      continue;
+    }
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < s.length) {
       const lo = s.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
@@ -176,8 +198,35 @@ export function languageEvidence(text: string): LanguageEvidence {
         i++;
       }
     }
-    x[n++] = cp === 32 ? 0 : cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : other;
+    const lower = lowerOf(cp);
+    for (let k = 0; k < lower.length; k++) {
+      const l = lower[k];
+      const id = isLetter(l) ? (l < idOf.length && idOf[l] > 0 ? idOf[l] : other) : 0;
+      if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
+    }
   }
+  if (x[n - 1] !== 0) x[n++] = 0;
+  return n;
+}
+
+/** code point → its lower case as code points (bounded cache) */
+const lowerCache = new Map<number, number[]>();
+function lowerOf(cp: number): number[] {
+  let v = lowerCache.get(cp);
+  if (v === undefined) {
+    v = [];
+    for (const ch of String.fromCodePoint(cp).toLowerCase()) v.push(ch.codePointAt(0)!);
+    if (lowerCache.size < 4096) lowerCache.set(cp, v);
+  }
+  return v;
+}
+
+export function languageEvidence(text: string): LanguageEvidence {
+  const ms = load();
+  const n = modelIds(text);
+  const x = idScratch;
+  let best: Language = 'en';
+  let bestBits = Infinity;
   if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
