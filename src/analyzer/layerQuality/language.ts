@@ -146,17 +146,22 @@ const MAX_CHARS = 20_000;
 /** characters the four models read to choose the page's languages (the chosen one then reads all) */
 const SELECT_CHARS = 2000;
 
-/** mean bits per character of ids x[0..n) under m (a run of spaces costs once) */
-function bitsPerChar(m: Model, x: Uint16Array, n: number): number {
+/**
+ * Costs of ids x[from..to) under m into out[from..to) (out[i]: bits of x[i] after x[i − 2] x[i − 1], the text starting
+ * with a space before x[0]); returns their sum from index 2 on, added in order (the text's bits).
+ */
+function costsInto(m: Model, x: Uint16Array, out: Float64Array, from: number, to: number): number {
   let bits = 0;
-  let count = 0;
-  for (let i = 2; i < n; i++) {
-    if (x[i] === 0 && x[i - 1] === 0) continue;
-    bits += cost(m, x[i - 2], x[i - 1], x[i]);
-    count++;
+  for (let i = from; i < to; i++) {
+    const c = cost(m, i >= 2 ? x[i - 2] : 0, i >= 1 ? x[i - 1] : 0, x[i]);
+    out[i] = c;
+    if (i >= 2) bits += c;
   }
-  return bits / Math.max(1, count);
+  return bits;
 }
+
+/** per-position costs of the four models (LANGUAGES order), grown as needed */
+let costScratch = LANGUAGES.map(() => new Float64Array(1024));
 
 /** the ids of the text languageEvidence last read (grown as needed: one per call, never shared across calls) */
 let idScratch = new Uint16Array(1024);
@@ -231,24 +236,45 @@ export function languageEvidence(text: string): LanguageEvidence {
   let second: Language = 'en';
   let secondBits = Infinity;
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
+  // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
   const ns = Math.min(n, SELECT_CHARS);
-  for (const lang of LANGUAGES) {
-    const bpc = bitsPerChar(ms.get(lang)!, x, ns);
+  if (costScratch[0].length < n) costScratch = LANGUAGES.map(() => new Float64Array(n));
+  let bestIx = 0;
+  let secondIx = 0;
+  let bestSum = 0;
+  LANGUAGES.forEach((lang, li) => {
+    const sum = costsInto(ms.get(lang)!, x, costScratch[li], 0, ns);
+    const bpc = sum / Math.max(1, ns - 2);
     if (bpc < bestBits) {
       second = best;
+      secondIx = bestIx;
       secondBits = bestBits;
       bestBits = bpc;
       best = lang;
+      bestIx = li;
+      bestSum = sum;
     } else if (bpc < secondBits) {
       secondBits = bpc;
       second = lang;
+      secondIx = li;
     }
+  });
+  // the likeliest reads the rest, its sum going on in the same order as if it had read all at once
+  const cb = costScratch[bestIx];
+  if (ns < n) {
+    let sum = bestSum;
+    const m = ms.get(best)!;
+    for (let i = ns; i < n; i++) {
+      const c = cost(m, x[i - 2], x[i - 1], x[i]);
+      cb[i] = c;
+      sum += c;
+    }
+    bestBits = sum / Math.max(1, n - 2);
   }
-  if (ns < n) bestBits = bitsPerChar(ms.get(best)!, x, n);
   // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
   // manual pages with English commands do, has words of both)
-  const m = ms.get(best)!;
   const m2 = ms.get(second)!;
+  const c2 = costScratch[secondIx];
   let words = 0;
   let like = 0;
   let likeEither = 0;
@@ -259,16 +285,17 @@ export function languageEvidence(text: string): LanguageEvidence {
     const len = i - start;
     if (len >= 2) {
       let bits = 0;
-      for (let k = start; k <= i; k++) bits += cost(m, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
+      for (let k = start; k <= i; k++) bits += cb[k];
       words++;
       letters += len;
       if (bits / (len + 1) < WORD_BITS) {
         like++;
         likeEither++;
       } else {
-        // only a word the likeliest language does not read is read under the second
+        // only a word the likeliest language does not read is read under the second (its costs are at hand for the
+        // characters the four models read to choose)
         let bits2 = 0;
-        for (let k = start; k <= i; k++) bits2 += cost(m2, k >= 2 ? x[k - 2] : 0, x[k - 1], x[k]);
+        for (let k = start; k <= i; k++) bits2 += k < ns ? c2[k] : cost(m2, x[k - 2], x[k - 1], x[k]);
         if (bits2 / (len + 1) < WORD_BITS) likeEither++;
       }
     }
