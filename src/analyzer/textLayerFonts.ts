@@ -189,49 +189,99 @@ export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText 
     const enc = r.resolve(dict.get('Encoding'));
     const unicodeCMap = typeof enc === 'string' && /UCS2|UTF16/.test(enc);
     const identityTU = ident === 'Identity-H' || ident === 'Identity-V';
-    // codes found through the ranges are remembered (a range is searched once per code, not once per glyph)
-    const memo = tu && tu.ranges.length > 0 ? new Map<number, string | undefined>() : undefined;
-    const maxMemo = limitsOf(budget).maxTextCodesPerFont;
-    return {
-      bytes: 300 + (tu ? tu.bytes : 0),
-      truncated: tu?.truncated ?? false,
-      text(code: number): string | undefined {
-        if (memo) {
-          const hit = memo.get(code);
-          if (hit !== undefined || memo.has(code)) return hit;
-          const t = tu!.get(code);
-          if (memo.size < maxMemo) memo.set(code, t);
-          return t;
-        }
-        if (tu) return tu.get(code);
-        if ((unicodeCMap || identityTU) && code > 0) return code <= 0xffff ? String.fromCharCode(code) : String.fromCodePoint(code);
-        return undefined;
-      },
-    };
+    return new CompositeText(tu, unicodeCMap || identityTU, limitsOf(budget).maxTextCodesPerFont);
   }
-  const table = simpleTable(dict, r, subtype);
-  // a simple font's codes are bytes: each one's text (ToUnicode first, then the encoding) is worked out once
-  const memo = new Array<string | undefined | null>(256).fill(null);
-  const lookup = (code: number): string | undefined => {
-    if (tu) {
-      const s = tu.get(code);
-      if (s !== undefined) return s;
-    }
-    return table(code);
-  };
-  return {
-    bytes: 300 + 256 * 48 + (tu ? tu.bytes : 0),
-    truncated: tu?.truncated ?? false,
-    text(code: number): string | undefined {
-      if (code > 0xff) return lookup(code);
-      let t = memo[code];
-      if (t === null) t = memo[code] = lookup(code);
-      return t;
-    },
-  };
+  return new SimpleText(tu, simpleTable(dict, r, subtype));
 }
 
-function simpleTable(dict: PdfDict, r: Resolver, subtype: string): (code: number) => string | undefined {
+// The font texts are classes, not closures made per font: the interpreter's hot call `ft.text(code)` then always
+// calls the same few functions. A closure per font lets optimised code inline one document's closure, which dies with
+// the document, and a full GC then throws that code away: every document after a GC ran the text layer unoptimised
+// (the bench's "GC between runs" regime: 3–5× the time on text-heavy files).
+
+/** a composite font's text: its ToUnicode map, or the code itself under a Unicode CMap or Identity ToUnicode */
+class CompositeText implements FontText {
+  readonly bytes: number;
+  readonly truncated: boolean;
+  /** codes found through the ranges are remembered (a range is searched once per code, not once per glyph) */
+  private readonly memo: Map<number, string | undefined> | undefined;
+
+  constructor(
+    private readonly tu: ToUnicodeText | null,
+    private readonly unicode: boolean,
+    private readonly maxMemo: number,
+  ) {
+    this.bytes = 300 + (tu ? tu.bytes : 0);
+    this.truncated = tu?.truncated ?? false;
+    this.memo = tu && tu.ranges.length > 0 ? new Map<number, string | undefined>() : undefined;
+  }
+
+  text(code: number): string | undefined {
+    const memo = this.memo;
+    if (memo) {
+      const hit = memo.get(code);
+      if (hit !== undefined || memo.has(code)) return hit;
+      const t = this.tu!.get(code);
+      if (memo.size < this.maxMemo) memo.set(code, t);
+      return t;
+    }
+    if (this.tu) return this.tu.get(code);
+    if (this.unicode && code > 0) return code <= 0xffff ? String.fromCharCode(code) : String.fromCodePoint(code);
+    return undefined;
+  }
+}
+
+/** a simple font's text: its codes are bytes, each one's text (ToUnicode first, then the encoding) worked out once */
+class SimpleText implements FontText {
+  readonly bytes: number;
+  readonly truncated: boolean;
+  private readonly memo = new Array<string | undefined | null>(256).fill(null);
+
+  constructor(
+    private readonly tu: ToUnicodeText | null,
+    private readonly table: SimpleTable,
+  ) {
+    this.bytes = 300 + 256 * 48 + (tu ? tu.bytes : 0);
+    this.truncated = tu?.truncated ?? false;
+  }
+
+  text(code: number): string | undefined {
+    if (code > 0xff) return this.lookup(code);
+    let t = this.memo[code];
+    if (t === null) t = this.memo[code] = this.lookup(code);
+    return t;
+  }
+
+  private lookup(code: number): string | undefined {
+    if (this.tu) {
+      const s = this.tu.get(code);
+      if (s !== undefined) return s;
+    }
+    return this.table.text(code);
+  }
+}
+
+/** a simple font's encoding: /Differences names over a base encoding */
+class SimpleTable {
+  // each code's text is worked out when first asked for: a page shows few of the 256, and small documents pay for
+  // every font they load
+  private readonly cache = new Array<string | undefined | null>(256).fill(null);
+
+  constructor(
+    private readonly names: (string | undefined)[] | undefined,
+    private readonly base: Int32Array | undefined,
+    private readonly isType3: boolean,
+  ) {}
+
+  text(code: number): string | undefined {
+    const c = code & 0xff;
+    let t = this.cache[c];
+    if (t === null) t = this.cache[c] = codeText(c, this.names, this.base, this.isType3);
+    return t;
+  }
+}
+
+function simpleTable(dict: PdfDict, r: Resolver, subtype: string): SimpleTable {
   const isType3 = subtype === 'Type3';
   const baseFont = getName(r, dict, 'BaseFont') ?? '';
   const std = isType3 ? undefined : standard14(baseFont);
@@ -264,15 +314,7 @@ function simpleTable(dict: PdfDict, r: Resolver, subtype: string): (code: number
     else if (embeddedTrueType && !std) base = latin1Encoding();
     else if (!isType3) base = standardEncoding();
   }
-  // each code's text is worked out when first asked for: a page shows few of the 256, and small documents pay for
-  // every font they load
-  const cache = new Array<string | undefined | null>(256).fill(null);
-  return (code: number): string | undefined => {
-    const c = code & 0xff;
-    let t = cache[c];
-    if (t === null) t = cache[c] = codeText(c, names, base, isType3);
-    return t;
-  };
+  return new SimpleTable(names, base, isType3);
 }
 
 /** the text of code c of a simple font: its /Differences name, else its base encoding's character */
