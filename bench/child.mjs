@@ -4,7 +4,8 @@
 //   child → parent: {type:'ready'} | {type:'unavailable', message} | {type:'load-error', message}
 //   parent → child: {type:'warmup', paths, budgetMs} → child → parent: {type:'warm'}
 //   parent → child: {type:'file', path, plan}
-//   child → parent: {type:'first', ms} then {type:'done', times, summary, warmupMs} or {type:'error', message}
+//   child → parent: {type:'first', ms} then {type:'done', times, summary, warmupMs, baselineTimes?} or {type:'error', message}
+//   (baselineTimes: a contender with a paired baseline, e.g. ours-lq, times it alternately in the same process)
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadContender, Unavailable } from './contenders.mjs';
@@ -44,6 +45,12 @@ async function timeOnce(bytes) {
   return { ms: performance.now() - t0, summary };
 }
 
+async function timeBaseline(bytes) {
+  const t0 = performance.now();
+  await contender.baseline(bytes);
+  return performance.now() - t0;
+}
+
 /**
  * plan: { reps?: number (fixed count), minReps, targetMs, maxReps, slowMs, slowReps }.
  * The first run is a warm-up and not counted, except on slow files (≥ slowMs) where it is one of `slowReps` runs:
@@ -73,18 +80,32 @@ async function timeFile(path, plan) {
   // run allocates too little for that to matter, and the GCs would dominate the harness' time.
   const gcEach = first.ms >= 3;
   let summary = first.summary;
+  // a contender with a paired baseline: the baseline runs too, before or after each run in turn (so neither always
+  // follows the other), and its times come back as `baselineTimes`
+  const paired = typeof contender.baseline === 'function';
+  const baselineTimes = [];
   try {
+    if (paired) await contender.baseline(bytes);
     while (times.length < reps) {
+      const baseFirst = paired && times.length % 2 === 0;
+      if (baseFirst) {
+        if (gcEach) gc();
+        baselineTimes.push(await timeBaseline(bytes));
+      }
       if (gcEach) gc();
       const r = await timeOnce(bytes);
       times.push(r.ms);
       summary = r.summary;
+      if (paired && !baseFirst) {
+        if (gcEach) gc();
+        baselineTimes.push(await timeBaseline(bytes));
+      }
     }
   } catch (e) {
     send({ type: 'error', message: errorMessage(e), phase: 'rep' });
     return;
   }
-  send({ type: 'done', times, summary, warmupMs: first.ms });
+  send({ type: 'done', times, summary, warmupMs: first.ms, ...(paired ? { baselineTimes } : {}) });
 }
 
 /** Brings the contender's code to optimised JIT tiers before anything is timed, so the first files are not penalised. */
