@@ -313,8 +313,23 @@ class Runner {
           arm(Math.max(timeoutMs, Math.min(reps, plan.maxReps) * m.ms * 3 + 5000));
         } else if (m.type === 'done') {
           const sorted = m.times.slice().sort((a, b) => a - b);
-          const base = m.baselineTimes?.length ? { baselineMedianMs: quantile(m.baselineTimes.slice().sort((a, b) => a - b), 0.5) } : {};
-          finish({ status: 'ok', medianMs: quantile(sorted, 0.5), minMs: sorted[0], reps: m.times.length, warmupMs: m.warmupMs, summary: m.summary, ...base });
+          const base = m.baselineTimes?.length
+            ? {
+                baselineMedianMs: quantile(
+                  m.baselineTimes.slice().sort((a, b) => a - b),
+                  0.5,
+                ),
+              }
+            : {};
+          finish({
+            status: 'ok',
+            medianMs: quantile(sorted, 0.5),
+            minMs: sorted[0],
+            reps: m.times.length,
+            warmupMs: m.warmupMs,
+            summary: m.summary,
+            ...base,
+          });
         } else if (m.type === 'error') {
           finish({ status: 'error', message: m.message }, m.phase === 'uncaught');
         }
@@ -554,7 +569,15 @@ if (active.length) {
     { key: 'mupdf/ours', num: 'mupdf', den: 'ours', target: 3, better: 'high', label: '≥ 3× faster than MuPDF.js' },
     { key: 'ours/floor', num: 'ours', den: 'floor', target: 2.5, better: 'low', label: '≤ 2.5× the floor' },
     // paired: ours-lq's child times the default analyzer alternately with it on the same bytes (see contenders.mjs)
-    { key: 'ours-lq/ours', num: 'ours-lq', den: 'ours-lq', paired: true, target: 1.2, better: 'low', label: '≤ 1.2× with the layer-quality score on' },
+    {
+      key: 'ours-lq/ours',
+      num: 'ours-lq',
+      den: 'ours-lq',
+      paired: true,
+      target: 1.2,
+      better: 'low',
+      label: '≤ 1.2× with the layer-quality score on',
+    },
     // the same over the two children's separate medians, for reference (the figure reported before the pairing)
     { key: 'ours-lq/ours (separate processes)', num: 'ours-lq', den: 'ours', better: 'low', label: 'reference' },
   ];
