@@ -10,7 +10,7 @@ import { type Matrix, multiply, transformRect } from './geometry';
 import { type ClipText, type GState, type TextRun, advanceText } from './gstate';
 import { isWhite } from './lexer';
 import { type PdfValue, isNumber } from './objects';
-import { type TextLayerBuilder, boundsInto, codeBytes } from './textLayer';
+import { type TextLayerBuilder, boundsInto } from './textLayer';
 import type { FontEvidence, Rect } from './types';
 
 /** the text layer's scratch glyph box (TextLayerBuilder.glyph copies what it keeps) */
@@ -185,7 +185,7 @@ function showGlyphs(
         t.glyphs = 0;
         t.spaceCodes = 0;
         t.width = 0;
-        if (font) font.tally(codeBytes(it, i, have), t);
+        if (font) font.tallyCode(it, i, have, t);
         else {
           noteMissingFont(s, g);
           t.glyphs = 1;

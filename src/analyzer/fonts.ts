@@ -77,6 +77,19 @@ export interface LoadedFont {
    * each code alone adds up to the tally of the whole string (the text layer uses it to place every glyph).
    */
   codeLength(bytes: Uint8Array, i: number): number;
+  /** adds the tally of the `n`-byte code at `bytes[i]` to `out`, as tally() of those bytes alone would (the text layer's per-glyph path) */
+  tallyCode(bytes: Uint8Array, i: number, n: number, out: TextTally): void;
+}
+
+/** scratch arrays for codes of 1 to 4 bytes, so the per-code tally allocates no view */
+const CODE_BYTES = [new Uint8Array(0), new Uint8Array(1), new Uint8Array(2), new Uint8Array(3), new Uint8Array(4)];
+
+/** bytes [i, i + n) of `s`, in a scratch array when n ≤ 4 (valid until the next call: the caller only reads it at once) */
+function codeBytes(s: Uint8Array, i: number, n: number): Uint8Array {
+  if (n > 4) return s.subarray(i, i + n);
+  const out = CODE_BYTES[n];
+  for (let k = 0; k < n; k++) out[k] = s[i + k];
+  return out;
 }
 
 export function newTally(): TextTally {
@@ -326,6 +339,17 @@ class SimpleFont implements LoadedFont {
 
   codeLength(): number {
     return 1;
+  }
+
+  tallyCode(bytes: Uint8Array, i: number, n: number, out: TextTally): void {
+    // a simple font's codes are single bytes: this is tally() of one byte, without a view of it
+    if (n !== 1) return this.tally(bytes.subarray(i, i + n), out);
+    const k = bytes[i];
+    out.chars += this.chars[k];
+    out.bad += this.bad[k];
+    out.glyphs += 1;
+    if (k === 32) out.spaceCodes++;
+    out.width += this.widths[k];
   }
 }
 
@@ -1062,6 +1086,10 @@ class CompositeFont implements LoadedFont {
     if (this.fixed2) return i + 1 < n ? 2 : 1;
     if (this.oneByte[bytes[i]]) return 1;
     return this.match(bytes, i, n) || 1;
+  }
+
+  tallyCode(bytes: Uint8Array, i: number, n: number, out: TextTally): void {
+    this.tally(codeBytes(bytes, i, n), out);
   }
 
   /** class of a one-byte code; its advance goes to lastWidth */

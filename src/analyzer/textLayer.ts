@@ -267,14 +267,3 @@ export function boundsInto(
   out[2] = Math.max(ax, bx, cx, dx);
   out[3] = Math.max(ay, by, cy, dy);
 }
-
-/** scratch arrays for codes of 1 to 4 bytes, so the per-code tally allocates no view */
-const CODE_BYTES = [new Uint8Array(0), new Uint8Array(1), new Uint8Array(2), new Uint8Array(3), new Uint8Array(4)];
-
-/** bytes [i, i + n) of `s`, in a scratch array when n ≤ 4 (valid until the next call: the caller only reads it at once) */
-export function codeBytes(s: Uint8Array, i: number, n: number): Uint8Array {
-  if (n > 4) return s.subarray(i, i + n);
-  const out = CODE_BYTES[n];
-  for (let k = 0; k < n; k++) out[k] = s[i + k];
-  return out;
-}
