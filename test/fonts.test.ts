@@ -697,3 +697,37 @@ test('mutated CMaps, CFF programs and Type1 headers never throw and stay bounded
     }
   }
 });
+
+test('tallying code by code (codeLength, tallyCode) adds up to the whole string tally, simple and composite', () => {
+  const tu = stream(`${cmapHead}/CMapName /Adobe-Identity-UCS def
+1 begincodespacerange <0000> <FFFF> endcodespacerange
+2 beginbfchar <0003> <0020> <0010> <00660069> endbfchar
+1 beginbfrange <0024> <0026> <0041> endbfrange${cmapTail}`);
+  const cases: [PdfDict, Uint8Array][] = [
+    [d({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' }), str('Hello, world \u00e9\u0001 x')],
+    [
+      d({ Type: 'Font', Subtype: 'TrueType', BaseFont: 'Arial', FirstChar: 32, LastChar: 40, Widths: [250, 300, 350, 400, 450, 500, 550, 600, 650] }),
+      str(' !"#$%&\'(Z'),
+    ],
+    [
+      type0('Identity-H', { CIDSystemInfo: { Registry: str('Adobe'), Ordering: str('Identity'), Supplement: 0 }, DW: 900 }, { ToUnicode: tu }),
+      hex('0024 0025 0003 0010 0099 00'),
+    ],
+  ];
+  for (const [dict, bytes] of cases) {
+    const f = loadFont(dict, R);
+    const whole = newTally();
+    f.tally(bytes, whole);
+    const each = newTally();
+    let codes = 0;
+    for (let i = 0; i < bytes.length;) {
+      const n = Math.min(Math.max(1, f.codeLength(bytes, i)), bytes.length - i);
+      f.tallyCode(bytes, i, n, each);
+      i += n;
+      codes++;
+    }
+    assert.deepEqual({ ...each, width: Math.round(each.width * 1e9) }, { ...whole, width: Math.round(whole.width * 1e9) }, f.baseFont);
+    assert.equal(each.glyphs, codes);
+    assert.ok(whole.glyphs > 0 && whole.width > 0);
+  }
+});
