@@ -174,6 +174,13 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   assert.equal(bad({ score: 0.5 }), undefined);
   assert.equal(bad(7), undefined);
   assert.deepEqual(bad({ score: 7, reocr: false }), { score: 1, reocr: false }, 'clamped to 0..1');
+  // the text error estimate (whether the preview grades the words one by one) goes along when the analyzer gives it
+  assert.deepEqual(bad({ score: 0.4, reocr: true, textError: 0.6 }), { score: 0.4, reocr: true, textError: 0.6 });
+  assert.deepEqual(bad({ score: 0.4, reocr: true, textError: -3 }), { score: 0.4, reocr: true, textError: 0 }, 'clamped');
+  assert.deepEqual(bad({ score: 0.4, reocr: true, textError: 'x' }), { score: 0.4, reocr: true }, 'not a number: dropped');
+  const withError = report([layerPage(1, 0.31, true)]);
+  withError.pages[0].evidence.layerQuality!.signals.textError = 0.42;
+  assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42 });
 });
 
 test('the layer strings go through the translator (the English text is the key)', () => {

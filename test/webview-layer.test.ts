@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TextLayer } from '../src/analyzer/types';
 import { pageTextLayerOf, parseHostMessage } from '../src/shared/protocol';
-import { GOOD_LAYER_SCORE, layerGrade, WORD_GOOD_LIKELIHOOD, wordGrade } from '../src/shared/routes';
+import { GOOD_LAYER_SCORE, layerGrade, WORD_GOOD_LIKELIHOOD, WORDS_GRADED_ABOVE, wordGrade, wordsGraded } from '../src/shared/routes';
 import { layerBadgeText, layerMeaning, runQuality } from '../webview/layerColors';
 
 test('the runs of an OCR layer take their page grade; visible text and other routes do not', () => {
   const poor = { score: 0.31, reocr: true };
   for (const v of ['invisible', 'clipped', 'hidden'] as const)
-    assert.deepEqual(runQuality('ocr-layer', poor, v), { grade: 'poor', score: 0.31, reocr: true });
+    assert.deepEqual(runQuality('ocr-layer', poor, v), { grade: 'poor', score: 0.31, reocr: true, fill: 'poor' });
   assert.equal(runQuality('ocr-layer', poor, 'visible'), undefined, "a page's visible text is not its OCR layer");
   assert.equal(runQuality('text', { score: 0.2, reocr: true }, 'invisible'), undefined, 'text pages are not graded');
   assert.equal(runQuality('ocr-layer', undefined, 'invisible'), undefined, 'no score: no colour');
@@ -37,15 +37,39 @@ test('grades: poor is the analyzer advice, good from 0.95 on, fair in between', 
   assert.equal(layerGrade({ score: 0.99, reocr: true }), 'poor');
 });
 
-test("a run's word likelihood is carried for display; the run keeps the page's grade", () => {
+test("a run's word likelihood is carried for display; on a layer whose text reads right the run keeps the page's grade", () => {
   const good = { score: 0.97, reocr: false };
-  assert.deepEqual(runQuality('ocr-layer', good, 'invisible', 0.2), { grade: 'good', score: 0.97, reocr: false, likelihood: 0.2 });
-  assert.deepEqual(runQuality('ocr-layer', good, 'invisible'), { grade: 'good', score: 0.97, reocr: false }, 'no likelihood: none shown');
+  assert.deepEqual(runQuality('ocr-layer', good, 'invisible', 0.2), { grade: 'good', score: 0.97, reocr: false, likelihood: 0.2, fill: 'good' });
+  assert.deepEqual(
+    runQuality('ocr-layer', good, 'invisible'),
+    { grade: 'good', score: 0.97, reocr: false, fill: 'good' },
+    'no likelihood: none shown',
+  );
+  assert.equal(runQuality('ocr-layer', { ...good, textError: 0.03 }, 'invisible', 0.2)?.fill, 'good', 'text judged right: page grade');
   assert.equal(runQuality('ocr-layer', good, 'visible', 0.1), undefined, 'visible text is not the layer');
   // the word's own grade, for its tooltip: below the analyzer's word-likeness cut (½) poor
   assert.equal(wordGrade(0.49), 'poor');
   assert.equal(wordGrade(0.5), 'fair');
   assert.equal(wordGrade(WORD_GOOD_LIKELIHOOD), 'good');
+});
+
+test("where the page's text is judged wrong, each run takes its own word's grade; a layer poor for missing text does not", () => {
+  const garbled = { score: 0.4, reocr: true, textError: 0.6 };
+  assert.equal(runQuality('ocr-layer', garbled, 'invisible', 0.1)?.fill, 'poor');
+  assert.equal(runQuality('ocr-layer', garbled, 'invisible', 0.6)?.fill, 'fair');
+  assert.equal(runQuality('ocr-layer', garbled, 'hidden', 0.95)?.fill, 'good');
+  assert.equal(runQuality('ocr-layer', garbled, 'invisible', 0.95)?.grade, 'poor', "the page's grade is still the run's grade");
+  assert.equal(runQuality('ocr-layer', garbled, 'invisible')?.fill, 'poor', 'no likelihood: the page grade');
+  const fair = { score: 0.85, reocr: false, textError: 0.12 };
+  assert.equal(runQuality('ocr-layer', fair, 'invisible', 0.3)?.fill, 'poor');
+  assert.equal(runQuality('ocr-layer', fair, 'invisible', 0.9)?.fill, 'good');
+  // poor because most of the page's ink has no word: the words there read right and keep the page's grade
+  const partial = { score: 0.2, reocr: true, textError: 0.01 };
+  assert.equal(runQuality('ocr-layer', partial, 'invisible', 0.11)?.fill, 'poor');
+  assert.equal(runQuality('ocr-layer', partial, 'invisible', 0.99)?.fill, 'poor');
+  assert.equal(wordsGraded({ textError: WORDS_GRADED_ABOVE }), false);
+  assert.equal(wordsGraded({ textError: WORDS_GRADED_ABOVE + 0.001 }), true);
+  assert.equal(wordsGraded({}), false, 'no estimate: the page grade');
 });
 
 test('the protocol carries a run likelihood, clamped to 0..1, and drops one that is not a number', () => {

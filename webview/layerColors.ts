@@ -3,21 +3,25 @@
  * Pure (no DOM), so it is unit-tested; the grade itself comes from src/shared/routes.ts, as the tree's does.
  *
  * On an `ocr-layer` page the layer is its unseen text (the runs the analyzer scored: invisible, clipped or hidden),
- * never its visible text. Runs are filled with the page's grade. A run's own word likelihood (GlyphRun.likelihood)
- * is shown with it (tooltip, accessible name) but does not colour it: under the small language models one word is
- * weak evidence (on a perfect layer about one real word in ten, "Tuesday", "budget", falls under the cut), and a
- * red word on a good layer would say more than the analyzer knows; the page's grade pools all its words.
+ * never its visible text. A run is filled with the page's grade, or, where the page's text is judged wrong
+ * (routes.ts wordsGraded: the analyzer's text error estimate over 5 %), with its own word's grade from its likelihood
+ * (GlyphRun.likelihood): there a word under the likelihood cut is wrong most of the time, while on a layer whose text
+ * reads right one word is weak evidence (on a perfect layer about one real word in ten, "Tuesday", "budget", falls
+ * under the cut) and a red word would say more than the analyzer knows. A layer poor for its missing text keeps the
+ * page's grade on the words it has.
  */
 import type { PageOverlay, RunBox } from '../src/shared/protocol';
-import { type LayerGrade, layerGrade, scoreText } from '../src/shared/routes';
+import { type LayerGrade, layerGrade, scoreText, wordGrade, wordsGraded } from '../src/shared/routes';
 
 export interface RunQuality {
   grade: LayerGrade;
   /** the page's score, 0..1 */
   score: number;
   reocr: boolean;
-  /** the run's own word likelihood (shown, not coloured) */
+  /** the run's own word likelihood */
   likelihood?: number;
+  /** the grade the run is filled with: its word's own where the layer's words are graded, else the page's */
+  fill: LayerGrade;
 }
 
 /** The grade a run of page `route` is coloured with, or undefined when the run is not part of a graded layer. */
@@ -28,8 +32,12 @@ export function runQuality(
   likelihood?: number,
 ): RunQuality | undefined {
   if (route !== 'ocr-layer' || !layer || visibility === 'visible') return undefined;
-  const q: RunQuality = { grade: layerGrade(layer), score: layer.score, reocr: layer.reocr };
-  if (likelihood !== undefined) q.likelihood = likelihood;
+  const grade = layerGrade(layer);
+  const q: RunQuality = { grade, score: layer.score, reocr: layer.reocr, fill: grade };
+  if (likelihood !== undefined) {
+    q.likelihood = likelihood;
+    if (wordsGraded(layer)) q.fill = wordGrade(likelihood);
+  }
   return q;
 }
 

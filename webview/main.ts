@@ -127,8 +127,12 @@ const legend = h(
   ' hidden under an image ',
   h(
     'span',
-    { class: 'legend-layer', title: "An OCR layer's runs are filled with its page's grade: the analyzer scores the layer of a page as a whole" },
-    ' · OCR layer (page score): ',
+    {
+      class: 'legend-layer',
+      title:
+        "An OCR layer's runs are filled with its page's grade; where the page's text is judged wrong, each word with its own grade (how much it reads like the page's language)",
+    },
+    ' · OCR layer (page, or word where the text reads wrong): ',
     h('span', { class: 'swatch lq-good' }),
     ' good ',
     h('span', { class: 'swatch lq-fair' }),
@@ -685,15 +689,17 @@ function drawText(s: Slot): void {
   const frag = document.createDocumentFragment();
   layer.runs.forEach((r, i) => {
     const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(r.rect) as number[];
-    // a run of a graded OCR layer is filled with the page's grade (its border still says how it shows)
+    // a run of a graded OCR layer is filled with the page's grade, or its word's where the page's text is judged
+    // wrong (layerColors.ts); its border still says how it shows
     const q = runQuality(route, quality, r.visibility, r.likelihood);
     const box = h('div', {
-      class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}${q ? ` lq-${q.grade}` : ''}`,
+      class: `run vis-${r.visibility === 'clipped' ? 'invisible' : r.visibility}${q ? ` lq-${q.fill}` : ''}`,
       tabindex: i === 0 ? '0' : '-1',
       'data-run': i,
       'data-grade': q?.grade,
+      'data-fill': q?.fill,
       'aria-describedby': 'run-tip',
-      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}${q.likelihood !== undefined ? `; word likelihood ${scoreText(q.likelihood)}` : ''}` : ''})`,
+      'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}${q.likelihood !== undefined ? `; word ${wordGrade(q.likelihood)}, likelihood ${scoreText(q.likelihood)}` : ''}` : ''})`,
     });
     box.style.left = `${Math.min(x1, x2)}px`;
     box.style.top = `${Math.min(y1, y2)}px`;

@@ -590,7 +590,11 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
     if (p.notes) o.notes = p.notes;
     if (e.fonts.length) o.fontRows = fontRowsOf(e.fonts);
     const q = gradedLayer(p);
-    if (q) o.layer = { score: q.score, reocr: q.reocr };
+    if (q) {
+      o.layer = { score: q.score, reocr: q.reocr };
+      const te = q.signals.textError;
+      if (typeof te === 'number' && Number.isFinite(te)) o.layer.textError = te;
+    }
     return o;
   });
   const r: OverlayReport = {

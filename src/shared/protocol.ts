@@ -95,9 +95,10 @@ export interface PageOverlay {
   notes?: string[];
   /**
    * The OCR layer's score (AnalyzerOptions.layerQuality) on a graded page (an `ocr-layer` page with a score): the
-   * badge's grade and the colour of the layer's runs. Page-level: the analyzer scores no word on its own.
+   * badge's grade and the colour of the layer's runs. `textError` (signals.textError, the share of the text there
+   * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded).
    */
-  layer?: { score: number; reocr: boolean };
+  layer?: { score: number; reocr: boolean; textError?: number };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -299,7 +300,11 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
   if (Array.isArray(x.notes)) out.notes = stringList(x.notes);
   if (Array.isArray(x.fontRows)) out.fontRows = parseFontRows(x.fontRows);
   if (isObj(x.layer) && isFiniteNumber(x.layer.score) && typeof x.layer.reocr === 'boolean')
-    out.layer = { score: Math.min(1, Math.max(0, x.layer.score)), reocr: x.layer.reocr };
+    out.layer = {
+      score: Math.min(1, Math.max(0, x.layer.score)),
+      reocr: x.layer.reocr,
+      ...(isFiniteNumber(x.layer.textError) ? { textError: Math.min(1.5, Math.max(0, x.layer.textError)) } : {}),
+    };
   return out;
 }
 
