@@ -38,7 +38,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, toPixels } from './ink';
 import { decodeJpegDc } from './jpeg';
-import { type Language, languageEvidence, wordLikelihood } from './language';
+import { type Language, languageEvidence, wordBits, wordLikelihood } from './language';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -75,19 +75,19 @@ export interface LayerQualityInput {
 export const REOCR_CER = 0.25;
 
 /**
- * The text's error rate: ln(e + 0.01) = intercept + wordLike·wordLikeEither + widthSpread·ln(widthSpread + 0.02) +
- * garbled·ln(garbled + 0.02), i.e. e grows as a power of the words' misfit to their boxes and of the share of garbled
- * words, and falls exponentially with the share of words that read like the page's languages. Fitted on the 121 dev
- * pages (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
+ * The text's error rate: ln(e + 0.01) = intercept + widthSpread·ln(widthSpread + 0.02) + garbled·ln(garbled + 0.02) +
+ * nonWords·ln(nonWords + 0.02), i.e. e grows as a power of the words' misfit to their boxes, of the share of garbled
+ * words and of the share of words that read like no language of the page. Fitted on the 121 dev pages
+ * (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
  */
 export const WEIGHTS = {
-  intercept: 4.5,
-  /** language: words that read like one of the page's two likeliest languages lower the error */
-  wordLikeEither: -2.45,
+  intercept: 4.2,
   /** layout (exponent): words that do not fit their boxes raise it */
-  widthSpread: 1.75,
+  widthSpread: 1.6,
   /** word shape (exponent): words with a shape no word has (a capital after a small letter, a digit between letters, two scripts) raise it */
-  garbled: 0.45,
+  garbled: 0.35,
+  /** language (exponent): words whose letters cost more than NONWORD_BITS each under both of the page's likeliest languages raise it */
+  nonWords: 0.95,
 };
 
 /** the share of words that read like no language of the page on a clean layer at most (dev split: 0.07–0.36) */
@@ -97,12 +97,12 @@ export const UNWORDLIKE_CLEAN = 0.4;
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
-export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; textInkMissed: number }): number {
+export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
   const z =
     WEIGHTS.intercept +
-    WEIGHTS.wordLikeEither * s.wordLikeEither +
     WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
-    WEIGHTS.garbled * Math.log(s.garbled + 0.02);
+    WEIGHTS.garbled * Math.log(s.garbled + 0.02) +
+    WEIGHTS.nonWords * Math.log(s.nonWords + 0.02);
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a clean
   // page has (names, commands, numbers) are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, 1 - s.wordLikeEither - UNWORDLIKE_CLEAN));
@@ -115,6 +115,7 @@ const INK_MISSED_UNKNOWN = MISSING.floor;
 
 export type SignalName =
   | Exclude<keyof typeof WEIGHTS, 'intercept'>
+  | 'wordLikeEither'
   | 'inkMissed'
   | 'textInkMissed'
   | 'bitsPerChar'
@@ -162,6 +163,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     wordLikeEither: num(x.values.wordLikeEither, 0),
     widthSpread: num(x.values.widthSpread, 0),
     garbled: num(x.values.garbled, 0),
+    nonWords: num(x.values.nonWords, 0),
     textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
   });
   signals.estimatedCer = r3(cer);
@@ -316,11 +318,48 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     fragments: words ? frags / words : 0,
     longWords: words ? longs / words : 0,
     widthSpread: spread,
+    nonWords: nonWords(runs, lang.language, lang.second),
     letters: lang.letters,
   };
   const shown: LayerQuality['signals'] = { language: lang.language, letters: lang.letters };
   for (const [k, v] of Object.entries(values)) if (k !== 'letters') shown[k] = r3(v);
   return { values, shown, language: lang.language, second: lang.second };
+}
+
+/** words judged by nonWords at most (the first ones: a sample enough for a share) */
+const NONWORD_WORDS = 4000;
+/** a word whose letters cost more than this many bits each under both of the page's likeliest languages reads like none */
+export const NONWORD_BITS = 5;
+/** what a word's edges may hold besides it: punctuation, quotes, brackets */
+const WORD_EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const HAS_LETTER = /\p{L}/u;
+const HAS_DIGIT = /\p{N}/u;
+const LETTERS = /^\p{L}{2,}$/u;
+
+/**
+ * The share of words that read like no language of the page: words of letters only (edge punctuation stripped, parts
+ * of hyphenated and slashed compounds apart) whose letters cost more than NONWORD_BITS each under both of the page's two
+ * likeliest languages (language.ts wordBits). Tokens with digits are left out (codes, numbers, IDs: `garbled` judges
+ * digits inside words); a one-letter word or one with other characters inside counts as a word but is not judged. A
+ * clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
+ * while the rare real word the small models do not know (a name, a command) mostly stays under it.
+ */
+function nonWords(runs: GlyphRun[], a: Language, b: Language): number {
+  let words = 0;
+  let non = 0;
+  for (const r of runs) {
+    if (words >= NONWORD_WORDS) break;
+    for (const token of r.text.split(/\s+/)) {
+      const t = token.replace(WORD_EDGES, '');
+      if (!t || HAS_DIGIT.test(t)) continue;
+      for (const part of t.split(/[-/]/)) {
+        if (!HAS_LETTER.test(part)) continue;
+        words++;
+        if (LETTERS.test(part) && wordBits(part, a, b) > NONWORD_BITS) non++;
+      }
+    }
+  }
+  return words ? non / words : 0;
 }
 
 /** words the width spread is measured on at most (the first ones: a sample enough for a median) */
@@ -450,7 +489,17 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
       covered += ink[i];
       coveredArea++;
     }
-  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0);
+  // the body text's line height in samples: the median height of the word boxes
+  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  let nh = 0;
+  for (const r of runs) {
+    if (nh >= hs.length) break;
+    if (r.chars < 2) continue;
+    const px = toPixels(m, r.rect);
+    if (px) hs[nh++] = px[3] - px[1];
+  }
+  const lineH = nh ? median(hs.subarray(0, nh)) : 0;
+  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH);
   return {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
@@ -466,19 +515,29 @@ const BLOB_DENSITY = 0.5;
 const BLOB_PLAIN = 1.2;
 /** past this many times, it is bold or large type (or not text): it must be line-shaped */
 const BLOB_BOLD = 1.5;
+/** a blob whose lines are more than this many times as tall as the body text's lines is large type: a logo or a title */
+const BLOB_LARGE = 3;
+/** a blob taller than this many body lines is a block of lines, whatever its profile: never large type */
+const BLOB_TITLE = 8;
+/** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
+const BLOB_VALLEY = 0.6;
 /**
  * The ink outside the layer's boxes that looks like text: blobs of uncovered ink (8-connected samples of at least
  * BLOB_INK) whose ink fills their bounding box about as densely as the layer's boxes are filled, in the shape of
  * lines. Text left out of a layer (a dropped line or block) is as dense as the text the layer covers; a form's frames
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
- * and not line-shaped.
+ * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
+ * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
+ * counted. Linear in the map's size.
  */
-function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
+function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
   const h = m.height;
   const ink = m.ink;
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
+  // the blob's ink per row (reset after each blob over its rows only)
+  const rows = new Float64Array(h);
   let total = 0;
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
@@ -495,6 +554,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
       sum += ink[i];
       const y = (i / w) | 0;
       const x = i - y * w;
+      rows[y] += ink[i];
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -519,10 +579,30 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
     // text is written in lines: its blobs are wider than tall, unless no denser than the covered text (a tall block
     // of a narrow column); a blob much denser than the covered text is bold or large type, so a line at least twice
     // as wide as tall. Bars, logos, filled plots and photos' edges are dense and not line-shaped.
-    const ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    let ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok) total += sum;
+    rows.fill(0, y0, y1 + 1);
   }
   return total;
+}
+
+/** the lines of a blob: the peaks of its row profile rows[y0..y1], each followed by a valley under BLOB_VALLEY of it */
+function blobLines(rows: Float64Array, y0: number, y1: number): number {
+  let lines = 0;
+  let prev = 0;
+  let rising = true;
+  let peak = 0;
+  for (let y = y0; y <= y1 + 1; y++) {
+    const r = y <= y1 ? rows[y] : 0;
+    if (rising && r < prev) {
+      lines++;
+      peak = prev;
+      rising = false;
+    } else if (!rising && r > prev && prev < BLOB_VALLEY * peak) rising = true;
+    prev = r;
+  }
+  return Math.max(1, lines);
 }
 
 function r3(x: number): number {
