@@ -90,22 +90,22 @@ export const WEIGHTS = {
   nonWords: 0.95,
 };
 
-/** the share of words that read like no language of the page on a clean layer at most (dev split: 0.07–0.36) */
-export const UNWORDLIKE_CLEAN = 0.4;
+/** the share of non-words (nonWords) a usable layer can have at most (dev split: good pages 0.02–0.12, fair ones up to 0.29) */
+export const NONWORD_CLEAN = 0.3;
 
 /** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
-export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
+export function estimateCer(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
   const z =
     WEIGHTS.intercept +
     WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
     WEIGHTS.garbled * Math.log(s.garbled + 0.02) +
     WEIGHTS.nonWords * Math.log(s.nonWords + 0.02);
-  // the text alone bounds the error from below: words that read like no language of the page beyond the share a clean
-  // page has (names, commands, numbers) are wrong words, whatever their boxes say; boxes that fit well must not hide them
-  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, 1 - s.wordLikeEither - UNWORDLIKE_CLEAN));
+  // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
+  // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
+  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - NONWORD_CLEAN));
   const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
   return missing + (1 - missing) * e;
 }
@@ -160,7 +160,6 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   if (input.producer) signals.producer = input.producer.slice(0, 80);
   const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
   const cer = estimateCer({
-    wordLikeEither: num(x.values.wordLikeEither, 0),
     widthSpread: num(x.values.widthSpread, 0),
     garbled: num(x.values.garbled, 0),
     nonWords: num(x.values.nonWords, 0),
