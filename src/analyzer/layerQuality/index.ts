@@ -518,6 +518,14 @@ const BLOB_BOLD = 1.5;
 const BLOB_LARGE = 3;
 /** a blob taller than this many body lines is a block of lines, whatever its profile: never large type */
 const BLOB_TITLE = 8;
+/**
+ * A blob at most RULE_HEIGHT samples tall, at least RULE_LENGTH times as wide as tall, whose ink per column varies by
+ * less than RULE_VARIATION (coefficient of variation) is a rule: a line of print has letters and gaps, a rule (even a
+ * skewed one, over two rows) the same ink all along
+ */
+const RULE_HEIGHT = 2;
+const RULE_LENGTH = 6;
+const RULE_VARIATION = 0.2;
 /** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
 const BLOB_VALLEY = 0.6;
 /**
@@ -527,7 +535,7 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted. Linear in the map's size.
+ * counted; nor is a rule (RULE_VARIATION). Linear in the map's size.
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
@@ -535,8 +543,9 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
   const ink = m.ink;
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
-  // the blob's ink per row (reset after each blob over its rows only)
+  // the blob's ink per row and per column (reset after each blob over its rows and columns only)
   const rows = new Float64Array(h);
+  const cols = new Float64Array(w);
   let total = 0;
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
@@ -554,6 +563,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
       const y = (i / w) | 0;
       const x = i - y * w;
       rows[y] += ink[i];
+      cols[x] += ink[i];
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -580,10 +590,25 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     // as wide as tall. Bars, logos, filled plots and photos' edges are dense and not line-shaped.
     let ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
+    if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok) total += sum;
     rows.fill(0, y0, y1 + 1);
+    cols.fill(0, x0, x1 + 1);
   }
   return total;
+}
+
+/** the coefficient of variation of xs[x0..x1] */
+function variation(xs: Float64Array, x0: number, x1: number): number {
+  let s1 = 0;
+  let s2 = 0;
+  for (let x = x0; x <= x1; x++) {
+    s1 += xs[x];
+    s2 += xs[x] * xs[x];
+  }
+  const n = x1 - x0 + 1;
+  const mean = s1 / n;
+  return Math.sqrt(Math.max(0, s2 / n - mean * mean)) / Math.max(1e-9, mean);
 }
 
 /** the lines of a blob: the peaks of its row profile rows[y0..y1], each followed by a valley under BLOB_VALLEY of it */
