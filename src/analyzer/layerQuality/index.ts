@@ -4,9 +4,11 @@
  * browser alike.
  *
  * Signals (all in `signals`, each measured on the dev split, see README "Layer quality"):
- * - language: `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike`
- *   (share of words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian
- *   manual page with English commands has words of both), `language`;
+ * - language: `nonWords` (share of letter-only words costing more than NONWORD_BITS a letter under both of the page's
+ *   two likeliest languages: words that read like no language of the page; tokens with digits are not judged),
+ *   `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike` (share of
+ *   words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian manual page
+ *   with English commands has words of both), `language`;
  * - encoding: `badShare` (U+FFFD, private use, controls), `symbolShare` (neither letter, digit nor common
  *   punctuation), `mixedScript` (words mixing Latin and Cyrillic letters: a wrong-script OCR);
  * - word shape: `garbled` (words with a shape no word has: a capital after a small letter, a digit between letters,
@@ -16,7 +18,7 @@
  *   OCR engine fits each word to its box, so a word that is not the box's word stretches or squeezes);
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
- *   a dropped line counts and a form's frames, rules and line art do not), `inkCovered` (the share of all ink under
+ *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
  *   the boxes), `boxesOnInk` (share of word boxes with ink in them);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  * Each scored run also gets `likelihood` (language.ts wordLikelihood), for a view that colours the words.
@@ -25,9 +27,9 @@
  * rest wrong at a rate `e` has CER ≈ missing + (1 − missing)·e.
  * - `missing` comes from the image: textInkMissed less a small floor (MISSING; the refit finds a slope of 1: the
  *   share of text ink missing is the share of text missing);
- * - `e` from the text: ln(e + 0.01) linear in wordLikeEither, ln(widthSpread + 0.02) and ln(garbled + 0.02)
- *   (WEIGHTS), and never below the share of words that read like no language beyond what a clean page has
- *   (UNWORDLIKE_CLEAN), so well-fitting boxes cannot hide nonsense words.
+ * - `e` from the text: ln(e + 0.01) linear in ln(widthSpread + 0.02), ln(garbled + 0.02) and ln(nonWords + 0.02)
+ *   (WEIGHTS), and never below the share of non-words beyond what a usable page has (NONWORD_CLEAN), so well-fitting
+ *   boxes cannot hide nonsense words.
  * The weights were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
