@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MISSING, REOCR_CER, UNWORDLIKE_CLEAN, WEIGHTS } from '../src/analyzer/layerQuality/index';
+import { MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
@@ -121,7 +121,8 @@ function main(): number {
     rows.map((r) => r.score),
     true,
   );
-  table('wordLikeEither (language, scored)', sig('wordLikeEither', 0), true);
+  table('nonWords (language, scored)', sig('nonWords', 0), false);
+  table('wordLikeEither (language, floor)', sig('wordLikeEither', 0), true);
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
   table('garbled (word shape, scored)', sig('garbled', 0), false);
   table('textInkMissed (image, scored)', sig('textInkMissed', MISSING.floor), false);
@@ -147,7 +148,7 @@ function main(): number {
   );
 
   // each signal per recipe kind (means), so a signal's reach is seen kind by kind
-  const shownSignals = ['wordLikeEither', 'widthSpread', 'garbled', 'textInkMissed', 'inkCovered', 'bitsPerChar', 'estimatedCer'];
+  const shownSignals = ['nonWords', 'wordLikeEither', 'widthSpread', 'garbled', 'textInkMissed', 'inkCovered', 'bitsPerChar', 'estimatedCer'];
   log(`\nsignal means per recipe kind (poor pages apart)\n  ${'kind'.padEnd(28)}${shownSignals.map((k) => k.slice(0, 13).padStart(14)).join('')}`);
   for (const k of kinds)
     for (const poor of [false, true]) {
@@ -162,31 +163,32 @@ function main(): number {
 
   // overfitting check: refit the model (floor and slope of the missing share on a grid, the text weights by ridge
   // least squares) without each document, and on halves
-  const wl = sig('wordLikeEither', 0);
   const ws = sig('widthSpread', 0);
   const gb = sig('garbled', 0);
-  const X = rows.map((_, i) => [wl[i], Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02)]);
+  const nw = sig('nonWords', 0);
+  const X = rows.map((_, i) => [Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02), Math.log(nw[i] + 0.02)]);
   const miss = sig('textInkMissed', MISSING.floor);
   const cers = rows.map((r) => r.cer);
   const all = rows.map((_, i) => i);
-  const full = fitModel(X, miss, cers, all);
+  const full = fitModel(X, nw, miss, cers, all);
   log(
-    `\nmodel refitted on all pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, wordLikeEither ${full.w[1].toFixed(2)}, ln widthSpread ${full.w[2].toFixed(2)}, ln garbled ${full.w[3].toFixed(2)}`,
+    `\nmodel refitted on all pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, ln widthSpread ${full.w[1].toFixed(2)}, ln garbled ${full.w[2].toFixed(2)}, ln nonWords ${full.w[3].toFixed(2)}`,
   );
   log(
-    `shipped (rounded):            missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, wordLikeEither ${WEIGHTS.wordLikeEither}, ln widthSpread ${WEIGHTS.widthSpread}, ln garbled ${WEIGHTS.garbled}`,
+    `shipped (rounded):            missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, ln widthSpread ${WEIGHTS.widthSpread}, ln garbled ${WEIGHTS.garbled}, ln nonWords ${WEIGHTS.nonWords}`,
   );
   const files = [...new Set(rows.map((r) => r.file))].sort();
   const lodo = new Array<number>(rows.length);
   for (const f of files) {
     const m = fitModel(
       X,
+      nw,
       miss,
       cers,
       all.filter((i) => rows[i].file !== f),
     );
     all.forEach((i) => {
-      if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i]);
+      if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i]);
     });
   }
   const fig = (cer: number[], idx: number[]) => {
@@ -204,7 +206,7 @@ function main(): number {
     };
   };
   const ins = fig(
-    all.map((i) => full.predict(X[i], miss[i])),
+    all.map((i) => full.predict(X[i], miss[i], nw[i])),
     all,
   );
   log(
@@ -223,9 +225,9 @@ function main(): number {
     const trainF = new Set(files.filter((_, k) => k % 2 === half));
     const tr = all.filter((i) => trainF.has(rows[i].file));
     const te = all.filter((i) => !trainF.has(rows[i].file));
-    const m = fitModel(X, miss, cers, tr);
+    const m = fitModel(X, nw, miss, cers, tr);
     const h = fig(
-      all.map((i) => m.predict(X[i], miss[i])),
+      all.map((i) => m.predict(X[i], miss[i], nw[i])),
       te,
     );
     log(
@@ -352,16 +354,18 @@ function ridge(X: number[][], y: number[]): number[] {
 }
 /**
  * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((textInkMissed − floor)·slope),
- * ln(e + 0.01) linear in the text signals (wordLikeEither, ln(widthSpread + 0.02), ln(garbled + 0.02)). Floor and slope from a grid; for each, the weights by ridge on the text error
+ * ln(e + 0.01) linear in the text signals (ln(widthSpread + 0.02), ln(garbled + 0.02), ln(nonWords + 0.02)), e never below
+ * nonWords − NONWORD_CLEAN. Floor and slope from a grid; for each, the weights by ridge on the text error
  * the CER implies; the pair whose fit is closest in ln(CER + 0.01) wins.
  */
 function fitModel(
   X: number[][],
+  nonWords: number[],
   miss: number[],
   cer: number[],
   idx: number[],
-): { floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } {
-  let best: { err: number; floor: number; slope: number; w: number[]; predict: (x: number[], m: number) => number } | undefined;
+): { floor: number; slope: number; w: number[]; predict: (x: number[], m: number, nonWords: number) => number } {
+  let best: { err: number; floor: number; slope: number; w: number[]; predict: (x: number[], m: number, nonWords: number) => number } | undefined;
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
     for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1]) {
       const share = (m: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope));
@@ -373,12 +377,12 @@ function fitModel(
         idx.map((i) => X[i]),
         y,
       );
-      const predict = (x: number[], m: number) => {
+      const predict = (x: number[], m: number, nonWords: number) => {
         const f = share(m);
-        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, 1 - x[0] - UNWORDLIKE_CLEAN));
+        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - NONWORD_CLEAN));
       };
       let err = 0;
-      for (const i of idx) err += (Math.log(predict(X[i], miss[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
+      for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
       if (!best || err < best.err) best = { err, floor, slope, w, predict };
     }
   }

@@ -202,10 +202,11 @@ function runAt(text: string, col0: number, col1: number, row0: number, row1: num
 
 test('text-like missing ink: a dropped line counts, a form frame does not', () => {
   const H = 40;
-  // four text lines (rows 5-6, 10-11, 15-16, 20-21, columns 5-34) and a frame (rows 24-39, columns 1-39, outline only)
+  // four text lines (rows 5-6, 10-11, 15-16, 20-21, columns 5-34; letters 100, the gaps between them 30) and a frame
+  // (rows 24-39, columns 1-39, outline only)
   const line = (r: number) => [5, 10, 15, 20].some((l) => r === l || r === l + 1);
   const frame = (c: number, r: number) => r >= 24 && c >= 1 && c <= 39 && (r === 24 || r === 39 || c === 1 || c === 39);
-  const m = inkMapOf(40, H, (c, r) => ((line(r) && c >= 5 && c < 35) || frame(c, r) ? 100 : 0));
+  const m = inkMapOf(40, H, (c, r) => (line(r) && c >= 5 && c < 35 ? (c % 6 === 5 ? 30 : 100) : frame(c, r) ? 100 : 0));
   const runs = (lines: number[]) => lines.map((l) => runAt('words', 5, 35, l, l + 2, H));
   const all = inkCoverage(m, runs([5, 10, 15, 20]));
   const half = inkCoverage(m, runs([5, 10]));
@@ -219,19 +220,58 @@ test('text-like missing ink: a dropped line counts, a form frame does not', () =
 
 test('text-like missing ink: solid bars are not text, a dropped bold heading is', () => {
   const H = 40;
-  // text lines (rows 5-6, 10-11; ink 40 of 255), three solid bars (columns 6-8, 16-18, 26-28 from row 20 down; 200)
-  // and a bold heading (rows 30-31, columns 5-24; 70)
+  // text lines (rows 5-6, 10-11; ink 40 of 255, 12 in the gaps between letters), three solid bars (columns 6-8, 16-18,
+  // 26-28 from row 20 down; 200) and a bold heading (rows 30-31, columns 5-24; 70, 20 in the gaps)
   const text = (c: number, r: number) => (r === 5 || r === 6 || r === 10 || r === 11) && c >= 5 && c < 35;
   const bar = (c: number, r: number) => r >= 20 && r < 28 && [6, 16, 26].some((b) => c >= b && c < b + 3);
   const heading = (c: number, r: number) => (r === 30 || r === 31) && c >= 5 && c < 25;
-  const m = inkMapOf(40, H, (c, r) => (text(c, r) ? 40 : bar(c, r) ? 200 : heading(c, r) ? 70 : 0));
+  const gap = (c: number) => c % 6 === 5;
+  const m = inkMapOf(40, H, (c, r) => (text(c, r) ? (gap(c) ? 12 : 40) : bar(c, r) ? 200 : heading(c, r) ? (gap(c) ? 20 : 70) : 0));
   const covered = [runAt('words', 5, 35, 5, 7, H), runAt('words', 5, 35, 10, 12, H)];
   const q = inkCoverage(m, covered);
-  const headingInk = 2 * 20 * 70;
-  const textInk = 4 * 30 * 40;
+  let headingInk = 0;
+  let textInk = 0;
+  for (let r = 0; r < H; r++)
+    for (let c = 0; c < 40; c++) {
+      if (heading(c, r)) headingInk += m.ink[r * 40 + c];
+      if (text(c, r)) textInk += m.ink[r * 40 + c];
+    }
   // the bars (3 × 8 × 3 samples of 200) are uncovered ink but not text; the heading is the only text missing
   assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
+});
+
+test('text-like missing ink: a rule and a logo in large type are not dropped text, a dropped line of the same width is', () => {
+  const H = 60;
+  // body text (rows 5-6, 10-11, 15-16; letters 60, gaps 20); a rule (row 25, columns 2-37, 80 all along); a logo in
+  // large type (rows 30-39, columns 5-24: one line ten rows tall, strokes 60 and gaps 20); a third text line dropped
+  // from the layer (rows 50-51, like the body)
+  const body = (c: number, r: number) => [5, 10, 15, 50].some((l) => r === l || r === l + 1) && c >= 5 && c < 35;
+  const rule = (c: number, r: number) => r === 25 && c >= 2 && c < 38;
+  const logo = (c: number, r: number) => r >= 30 && r < 40 && c >= 5 && c < 25;
+  const gap = (c: number) => c % 6 === 5;
+  const m = inkMapOf(40, H, (c, r) => (body(c, r) || logo(c, r) ? (gap(c) ? 20 : 60) : rule(c, r) ? 80 : 0));
+  const q = inkCoverage(
+    m,
+    [5, 10, 15].map((l) => runAt('words', 5, 35, l, l + 2, H)),
+  );
+  // only the dropped line is missing text: a quarter of the body's ink
+  assert.ok(Math.abs(q.textInkMissed - 0.25) < 0.03, JSON.stringify(q));
+  assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
+});
+
+test('nonWords: words that read like no language of the page rise with the OCR damage; tokens with digits are not judged', () => {
+  const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
+  const clean = q('Everyone has the right to take part in the government of his country, directly or through freely chosen representatives.');
+  const light = q('Evcryonc lias tlie riglit to takc part iu tbe govermnent of liis conntry, dircctly or tbrougb frccly cbosen reprcsentatives.');
+  const heavy = q('Evexyqne hqs tke righf tq tnke pxrt ib tbe gqvernmcnt qf hjs cqunfry, dirgctly qr thxough frggly chqsen repwesentatives.');
+  assert.equal(clean.signals.nonWords, 0, JSON.stringify(clean.signals));
+  assert.ok((light.signals.nonWords as number) > 0.1 && (light.signals.nonWords as number) < 0.4, JSON.stringify(light.signals));
+  assert.ok((heavy.signals.nonWords as number) > 0.6, JSON.stringify(heavy.signals));
+  assert.ok(heavy.score < light.score && light.score <= clean.score, `${heavy.score} < ${light.score} <= ${clean.score}`);
+  // more non-words than a usable layer has: re-OCR whatever the boxes say (they fit perfectly here)
+  assert.equal(heavy.reocr, true);
+  assert.equal(q('ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe').signals.nonWords, 0);
 });
 
 test('word shape: capitals after small letters and digits between letters are garbled words; mixed-language pages read under either language', () => {

@@ -4,9 +4,11 @@
  * browser alike.
  *
  * Signals (all in `signals`, each measured on the dev split, see README "Layer quality"):
- * - language: `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike`
- *   (share of words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian
- *   manual page with English commands has words of both), `language`;
+ * - language: `nonWords` (share of letter-only words costing more than NONWORD_BITS a letter under both of the page's
+ *   two likeliest languages: words that read like no language of the page; tokens with digits are not judged),
+ *   `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike` (share of
+ *   words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian manual page
+ *   with English commands has words of both), `language`;
  * - encoding: `badShare` (U+FFFD, private use, controls), `symbolShare` (neither letter, digit nor common
  *   punctuation), `mixedScript` (words mixing Latin and Cyrillic letters: a wrong-script OCR);
  * - word shape: `garbled` (words with a shape no word has: a capital after a small letter, a digit between letters,
@@ -16,7 +18,7 @@
  *   OCR engine fits each word to its box, so a word that is not the box's word stretches or squeezes);
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
- *   a dropped line counts and a form's frames, rules and line art do not), `inkCovered` (the share of all ink under
+ *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
  *   the boxes), `boxesOnInk` (share of word boxes with ink in them);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  * Each scored run also gets `likelihood` (language.ts wordLikelihood), for a view that colours the words.
@@ -25,9 +27,9 @@
  * rest wrong at a rate `e` has CER ≈ missing + (1 − missing)·e.
  * - `missing` comes from the image: textInkMissed less a small floor (MISSING; the refit finds a slope of 1: the
  *   share of text ink missing is the share of text missing);
- * - `e` from the text: ln(e + 0.01) linear in wordLikeEither, ln(widthSpread + 0.02) and ln(garbled + 0.02)
- *   (WEIGHTS), and never below the share of words that read like no language beyond what a clean page has
- *   (UNWORDLIKE_CLEAN), so well-fitting boxes cannot hide nonsense words.
+ * - `e` from the text: ln(e + 0.01) linear in ln(widthSpread + 0.02), ln(garbled + 0.02) and ln(nonWords + 0.02)
+ *   (WEIGHTS), and never below the share of non-words beyond what a usable page has (NONWORD_CLEAN), so well-fitting
+ *   boxes cannot hide nonsense words.
  * The weights were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
@@ -38,7 +40,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, toPixels } from './ink';
 import { decodeJpegDc } from './jpeg';
-import { type Language, languageEvidence, wordLikelihood } from './language';
+import { type Language, languageEvidence, wordBits, wordLikelihood } from './language';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -75,37 +77,37 @@ export interface LayerQualityInput {
 export const REOCR_CER = 0.25;
 
 /**
- * The text's error rate: ln(e + 0.01) = intercept + wordLike·wordLikeEither + widthSpread·ln(widthSpread + 0.02) +
- * garbled·ln(garbled + 0.02), i.e. e grows as a power of the words' misfit to their boxes and of the share of garbled
- * words, and falls exponentially with the share of words that read like the page's languages. Fitted on the 121 dev
- * pages (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
+ * The text's error rate: ln(e + 0.01) = intercept + widthSpread·ln(widthSpread + 0.02) + garbled·ln(garbled + 0.02) +
+ * nonWords·ln(nonWords + 0.02), i.e. e grows as a power of the words' misfit to their boxes, of the share of garbled
+ * words and of the share of words that read like no language of the page. Fitted on the 121 dev pages
+ * (scripts/ocr-quality.ts prints the fit, per-signal figures and a leave-one-document-out check) and rounded.
  */
 export const WEIGHTS = {
-  intercept: 4.5,
-  /** language: words that read like one of the page's two likeliest languages lower the error */
-  wordLikeEither: -2.45,
+  intercept: 4.2,
   /** layout (exponent): words that do not fit their boxes raise it */
-  widthSpread: 1.75,
+  widthSpread: 1.6,
   /** word shape (exponent): words with a shape no word has (a capital after a small letter, a digit between letters, two scripts) raise it */
-  garbled: 0.45,
+  garbled: 0.35,
+  /** language (exponent): words whose letters cost more than NONWORD_BITS each under both of the page's likeliest languages raise it */
+  nonWords: 0.95,
 };
 
-/** the share of words that read like no language of the page on a clean layer at most (dev split: 0.07–0.36) */
-export const UNWORDLIKE_CLEAN = 0.4;
+/** the share of non-words (nonWords) a usable layer can have at most (dev split: good pages 0.02–0.12, fair ones up to 0.29) */
+export const NONWORD_CLEAN = 0.3;
 
 /** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
-export function estimateCer(s: { wordLikeEither: number; widthSpread: number; garbled: number; textInkMissed: number }): number {
+export function estimateCer(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
   const z =
     WEIGHTS.intercept +
-    WEIGHTS.wordLikeEither * s.wordLikeEither +
     WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
-    WEIGHTS.garbled * Math.log(s.garbled + 0.02);
-  // the text alone bounds the error from below: words that read like no language of the page beyond the share a clean
-  // page has (names, commands, numbers) are wrong words, whatever their boxes say; boxes that fit well must not hide them
-  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, 1 - s.wordLikeEither - UNWORDLIKE_CLEAN));
+    WEIGHTS.garbled * Math.log(s.garbled + 0.02) +
+    WEIGHTS.nonWords * Math.log(s.nonWords + 0.02);
+  // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
+  // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
+  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - NONWORD_CLEAN));
   const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
   return missing + (1 - missing) * e;
 }
@@ -115,6 +117,7 @@ const INK_MISSED_UNKNOWN = MISSING.floor;
 
 export type SignalName =
   | Exclude<keyof typeof WEIGHTS, 'intercept'>
+  | 'wordLikeEither'
   | 'inkMissed'
   | 'textInkMissed'
   | 'bitsPerChar'
@@ -159,9 +162,9 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   if (input.producer) signals.producer = input.producer.slice(0, 80);
   const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
   const cer = estimateCer({
-    wordLikeEither: num(x.values.wordLikeEither, 0),
     widthSpread: num(x.values.widthSpread, 0),
     garbled: num(x.values.garbled, 0),
+    nonWords: num(x.values.nonWords, 0),
     textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
   });
   signals.estimatedCer = r3(cer);
@@ -316,11 +319,48 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     fragments: words ? frags / words : 0,
     longWords: words ? longs / words : 0,
     widthSpread: spread,
+    nonWords: nonWords(runs, lang.language, lang.second),
     letters: lang.letters,
   };
   const shown: LayerQuality['signals'] = { language: lang.language, letters: lang.letters };
   for (const [k, v] of Object.entries(values)) if (k !== 'letters') shown[k] = r3(v);
   return { values, shown, language: lang.language, second: lang.second };
+}
+
+/** words judged by nonWords at most (the first ones: a sample enough for a share) */
+const NONWORD_WORDS = 4000;
+/** a word whose letters cost more than this many bits each under both of the page's likeliest languages reads like none */
+export const NONWORD_BITS = 5;
+/** what a word's edges may hold besides it: punctuation, quotes, brackets */
+const WORD_EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const HAS_LETTER = /\p{L}/u;
+const HAS_DIGIT = /\p{N}/u;
+const LETTERS = /^\p{L}{2,}$/u;
+
+/**
+ * The share of words that read like no language of the page: words of letters only (edge punctuation stripped, parts
+ * of hyphenated and slashed compounds apart) whose letters cost more than NONWORD_BITS each under both of the page's two
+ * likeliest languages (language.ts wordBits). Tokens with digits are left out (codes, numbers, IDs: `garbled` judges
+ * digits inside words); a one-letter word or one with other characters inside counts as a word but is not judged. A
+ * clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
+ * while the rare real word the small models do not know (a name, a command) mostly stays under it.
+ */
+function nonWords(runs: GlyphRun[], a: Language, b: Language): number {
+  let words = 0;
+  let non = 0;
+  for (const r of runs) {
+    if (words >= NONWORD_WORDS) break;
+    for (const token of r.text.split(/\s+/)) {
+      const t = token.replace(WORD_EDGES, '');
+      if (!t || HAS_DIGIT.test(t)) continue;
+      for (const part of t.split(/[-/]/)) {
+        if (!HAS_LETTER.test(part)) continue;
+        words++;
+        if (LETTERS.test(part) && wordBits(part, a, b) > NONWORD_BITS) non++;
+      }
+    }
+  }
+  return words ? non / words : 0;
 }
 
 /** words the width spread is measured on at most (the first ones: a sample enough for a median) */
@@ -450,7 +490,17 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
       covered += ink[i];
       coveredArea++;
     }
-  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0);
+  // the body text's line height in samples: the median height of the word boxes
+  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  let nh = 0;
+  for (const r of runs) {
+    if (nh >= hs.length) break;
+    if (r.chars < 2) continue;
+    const px = toPixels(m, r.rect);
+    if (px) hs[nh++] = px[3] - px[1];
+  }
+  const lineH = nh ? median(hs.subarray(0, nh)) : 0;
+  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH);
   return {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
@@ -466,19 +516,38 @@ const BLOB_DENSITY = 0.5;
 const BLOB_PLAIN = 1.2;
 /** past this many times, it is bold or large type (or not text): it must be line-shaped */
 const BLOB_BOLD = 1.5;
+/** a blob whose lines are more than this many times as tall as the body text's lines is large type: a logo or a title */
+const BLOB_LARGE = 3;
+/** a blob taller than this many body lines is a block of lines, whatever its profile: never large type */
+const BLOB_TITLE = 8;
+/**
+ * A blob at most RULE_HEIGHT samples tall, at least RULE_LENGTH times as wide as tall, whose ink per column varies by
+ * less than RULE_VARIATION (coefficient of variation) is a rule: a line of print has letters and gaps, a rule (even a
+ * skewed one, over two rows) the same ink all along
+ */
+const RULE_HEIGHT = 2;
+const RULE_LENGTH = 6;
+const RULE_VARIATION = 0.2;
+/** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
+const BLOB_VALLEY = 0.6;
 /**
  * The ink outside the layer's boxes that looks like text: blobs of uncovered ink (8-connected samples of at least
  * BLOB_INK) whose ink fills their bounding box about as densely as the layer's boxes are filled, in the shape of
  * lines. Text left out of a layer (a dropped line or block) is as dense as the text the layer covers; a form's frames
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
- * and not line-shaped.
+ * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
+ * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
+ * counted; nor is a rule (RULE_VARIATION). Linear in the map's size.
  */
-function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
+function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
   const h = m.height;
   const ink = m.ink;
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
+  // the blob's ink per row and per column (reset after each blob over its rows and columns only)
+  const rows = new Float64Array(h);
+  const cols = new Float64Array(w);
   let total = 0;
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
@@ -495,6 +564,8 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
       sum += ink[i];
       const y = (i / w) | 0;
       const x = i - y * w;
+      rows[y] += ink[i];
+      cols[x] += ink[i];
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
@@ -519,10 +590,45 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number): number {
     // text is written in lines: its blobs are wider than tall, unless no denser than the covered text (a tall block
     // of a narrow column); a blob much denser than the covered text is bold or large type, so a line at least twice
     // as wide as tall. Bars, logos, filled plots and photos' edges are dense and not line-shaped.
-    const ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    let ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
+    if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok) total += sum;
+    rows.fill(0, y0, y1 + 1);
+    cols.fill(0, x0, x1 + 1);
   }
   return total;
+}
+
+/** the coefficient of variation of xs[x0..x1] */
+function variation(xs: Float64Array, x0: number, x1: number): number {
+  let s1 = 0;
+  let s2 = 0;
+  for (let x = x0; x <= x1; x++) {
+    s1 += xs[x];
+    s2 += xs[x] * xs[x];
+  }
+  const n = x1 - x0 + 1;
+  const mean = s1 / n;
+  return Math.sqrt(Math.max(0, s2 / n - mean * mean)) / Math.max(1e-9, mean);
+}
+
+/** the lines of a blob: the peaks of its row profile rows[y0..y1], each followed by a valley under BLOB_VALLEY of it */
+function blobLines(rows: Float64Array, y0: number, y1: number): number {
+  let lines = 0;
+  let prev = 0;
+  let rising = true;
+  let peak = 0;
+  for (let y = y0; y <= y1 + 1; y++) {
+    const r = y <= y1 ? rows[y] : 0;
+    if (rising && r < prev) {
+      lines++;
+      peak = prev;
+      rising = false;
+    } else if (!rising && r > prev && prev < BLOB_VALLEY * peak) rising = true;
+    prev = r;
+  }
+  return Math.max(1, lines);
 }
 
 function r3(x: number): number {
