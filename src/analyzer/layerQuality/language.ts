@@ -331,15 +331,23 @@ let scratch = new Uint16Array(64);
  */
 export function wordBits(text: string, a: Language, b: Language): number {
   const ms = load();
-  if (scratch.length < text.length + 2) scratch = new Uint16Array(text.length * 2 + 2);
+  // ASCII is lower-cased as it is read; other text as a whole first (lower-casing can lengthen it)
+  let ascii = true;
+  for (let i = 0; i < text.length; i++)
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  const lower = ascii ? text : text.toLowerCase();
+  if (scratch.length < lower.length + 2) scratch = new Uint16Array(lower.length * 2 + 2);
   const x = scratch;
   const other = size - 1;
   let n = 0;
   let letters = 0;
   x[n++] = 0;
-  const lower = text.toLowerCase();
   for (let i = 0; i < lower.length; i++) {
     let cp = lower.charCodeAt(i);
+    if (ascii && cp >= 65 && cp <= 90) cp += 32;
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < lower.length) {
       const lo = lower.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
