@@ -29,7 +29,7 @@ import {
 import { readSettings } from '../src/extension/settings';
 import { ReportStore } from '../src/extension/store';
 import { chunkPageOverlays, parseHostMessage } from '../src/shared/protocol';
-import { layerTally } from '../src/shared/routes';
+import { layerTally, wordsGraded } from '../src/shared/routes';
 import { page, report } from './extension-helpers';
 
 // tree.ts and diagnostics.ts import 'vscode': resolve it to the fake for this file (as extension-cache.test.ts does)
@@ -287,6 +287,10 @@ test('the e2e fixture: pages 2 and 4 poor, 1 and 3 good, the text page not grade
     ['ocr-layer', 'ocr-layer', 'ocr-layer', 'ocr-layer', 'text'],
   );
   assert.deepEqual(reocrPages(r), [2, 4]);
+  // page 2's words are wrong, page 4 lacks words: the preview grades page 2's words one by one, not page 4's
+  const te = r.pages.map((p) => p.evidence.layerQuality?.signals.textError);
+  assert.ok(typeof te[1] === 'number' && wordsGraded({ textError: te[1] }), `page 2 text error ${te[1]}`);
+  assert.ok(typeof te[3] === 'number' && !wordsGraded({ textError: te[3] }), `page 4 text error ${te[3]}`);
   assert.equal(layerSummary(r), 'OCR layer: 2 pages good, 2 poor (re-OCR pages 2, 4)');
   assert.deepEqual(
     problemsOf(r, settings.problemRoutes, settings.trustOcrLayer).filter((p) => p.code === REOCR_CODE),

@@ -641,7 +641,20 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
     "page 2's runs",
     60_000,
   );
-  check(grades.join() === 'poor', `the runs of the poor layer are coloured poor: ${grades.join(', ')}`);
+  check(grades.join() === 'poor', `the runs of the poor layer carry its grade: ${grades.join(', ')}`);
+  // its text reads wrong, so each run is filled with its own word's grade: the garbage poor, the kept words ("the",
+  // "and") good
+  const fills = await w
+    .locator('.page[data-page="2"] .text-overlay .run')
+    .evaluateAll((els) =>
+      Object.fromEntries(
+        ['good', 'fair', 'poor'].map((g) => [g, els.filter((e) => e.dataset.fill === g).map((e) => e.getAttribute('aria-label')?.split(' (')[0])]),
+      ),
+    );
+  check(
+    fills.poor.length > fills.good.length && fills.good.length > 0 && fills.good.every((t) => ['the', 'and', 'to', 'for', 'The'].includes(t)),
+    `the words of the poor layer take their own grades: poor ${fills.poor.length}, good ${fills.good.join(' ')}`,
+  );
   const legend = await w.locator('.legend-layer').isVisible();
   check(legend, 'the legend explains the layer colours');
   await page.screenshot({ path: path.join(SHOTS, 'layer-preview-dark.png') });

@@ -34,6 +34,8 @@
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
  * `score = 1 − estimated CER` (clamped to 0..1) and `reocr` when the estimated CER passes 0.25 (the "poor" class).
+ * `signals.estimatedCer` is that estimate and `signals.textError` its `e` (the text that is there), which tells a layer
+ * whose words are wrong from one that lacks words (the preview colours words one by one only on the first kind).
  */
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
@@ -100,6 +102,18 @@ export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
 export function estimateCer(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
+  return estimateError(s).cer;
+}
+
+/**
+ * The estimate's parts: `missing` (the share of the text missing), `text` (the error rate of the text that is there,
+ * signals.textError: what tells a layer whose words are wrong from one that lacks words) and their `cer`.
+ */
+export function estimateError(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): {
+  missing: number;
+  text: number;
+  cer: number;
+} {
   const z =
     WEIGHTS.intercept +
     WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
@@ -109,7 +123,7 @@ export function estimateCer(s: { widthSpread: number; garbled: number; nonWords:
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - NONWORD_CLEAN));
   const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
-  return missing + (1 - missing) * e;
+  return { missing, text: e, cer: missing + (1 - missing) * e };
 }
 
 /** what textInkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
@@ -161,13 +175,14 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   if (input.font) signals.font = input.font;
   if (input.producer) signals.producer = input.producer.slice(0, 80);
   const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
-  const cer = estimateCer({
+  const { cer, text: textError } = estimateError({
     widthSpread: num(x.values.widthSpread, 0),
     garbled: num(x.values.garbled, 0),
     nonWords: num(x.values.nonWords, 0),
     textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
   });
   signals.estimatedCer = r3(cer);
+  signals.textError = r3(textError);
   let score = Math.min(1, Math.max(0, 1 - cer));
   let reocr = cer > REOCR_CER;
   if (layer.cut) {
