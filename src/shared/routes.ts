@@ -80,8 +80,9 @@ export const WORD_GOOD_LIKELIHOOD = 0.8;
  * text apart) above which the preview colours the layer's words by their own likelihood rather than the page's grade.
  * One word is weak evidence under the small language models, so it is shown only where the page's text is judged
  * wrong. On the OCR-quality dev split, a word under the likelihood cut is wrong (not a word of the page's true text)
- * 95 % of the time on pages whose text error is estimated over 25 %, 63 % between 5 and 25 % (38 % of their words are
- * wrong), and 22 % at or under 5 % (10 % are wrong): on those, "Tuesday" or "budget" would be flagged for nothing.
+ * 94 % of the time on pages whose text error is estimated over 25 %, 59 % between 5 and 25 % (35 % of their words are
+ * wrong), and 16 % at or under 5 % (7 % are wrong): on those, "Tuesday" or "budget" would be flagged for nothing
+ * (scripts/ocr-quality-words.ts).
  */
 export const WORDS_GRADED_ABOVE = 0.05;
 
