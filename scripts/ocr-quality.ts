@@ -122,7 +122,7 @@ function main(): number {
     true,
   );
   table('nonWords (language, scored)', sig('nonWords', 0), false);
-  table('wordLikeEither (language, floor)', sig('wordLikeEither', 0), true);
+  table('wordLikeEither (language, shown)', sig('wordLikeEither', 0), true);
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
   table('garbled (word shape, scored)', sig('garbled', 0), false);
   table('textInkMissed (image, scored)', sig('textInkMissed', MISSING.floor), false);
