@@ -8,7 +8,7 @@ import { anchored } from '../src/analyzer/shapes';
 test('the first analysis anchors a tiny document read without a fault, through both font kinds', () => {
   analyzePdfSync(new Uint8Array(0));
   const a = anchored();
-  assert.equal(a.held, 6);
+  assert.equal(a.held, 7);
   assert.ok(a.summary);
   assert.equal(a.summary.pages, 1);
   assert.deepEqual(a.summary.faults, []);
@@ -17,5 +17,16 @@ test('the first analysis anchors a tiny document read without a fault, through b
   assert.deepEqual(a.summary.fonts.sort(), ['Helvetica:encoding', 'Shape:tounicode']);
   // a second analysis makes no new anchors
   analyzePdfSync(new Uint8Array(0));
-  assert.equal(anchored().held, 6);
+  assert.equal(anchored().held, 7);
+});
+
+test('the text layer and the score anchor their own shapes only when an analysis asks for them', () => {
+  analyzePdfSync(new Uint8Array(0));
+  assert.equal(anchored().layerHeld, 0, 'an analysis without them anchors nothing of theirs (and loads no language model)');
+  analyzePdfSync(new Uint8Array(0), { textLayer: true });
+  assert.equal(anchored().layerHeld, 5, 'the document, its context, scans, a builder and its layer');
+  analyzePdfSync(new Uint8Array(0), { layerQuality: true });
+  assert.equal(anchored().layerHeld, 11, 'the score adds its own pass over a fresh tiny document');
+  analyzePdfSync(new Uint8Array(0), { layerQuality: true, textLayer: true });
+  assert.equal(anchored().layerHeld, 11, 'made once');
 });

@@ -2,7 +2,7 @@
  * The analyzer's entry points: bytes in, a DocumentReport out. Never throws; a file that can't be read becomes a
  * report with `error` and `unknown` pages.
  */
-import { anchorShapes } from './shapes';
+import { anchorLayerShapes, anchorShapes } from './shapes';
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
@@ -30,6 +30,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   anchorShapes();
   const start = Date.now();
   const opts = resolveOptions(options);
+  if (opts.textLayer || opts.layerQuality) anchorLayerShapes(opts.layerQuality === true);
   const budget = new Budget(start + opts.timeBudgetMs, opts.maxHeldBytes);
   let doc: OpenedDocument | undefined;
   const report: DocumentReport = {

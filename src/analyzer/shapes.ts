@@ -11,6 +11,8 @@
  * Holding one instance of each class keeps its maps; the cost is this document's few kilobytes.
  */
 import { Budget } from './budget';
+import { layerQuality } from './layerQuality/index';
+import { TextLayerBuilder } from './textLayer';
 import { CMapLexer } from './cmap';
 import { ScanContext, scanPage } from './content';
 import { openDocument } from './document';
@@ -19,8 +21,7 @@ import { resolveOptions } from './options';
 import { Parser } from './parser';
 
 /** One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, text shown in both. */
-function tinyPdf(): Uint8Array {
-  const content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <00410042> Tj ET\n';
+function tinyPdf(content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <00410042> Tj ET\n'): Uint8Array {
   const cmap =
     '/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0041> <0042> <0061> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n';
   const objects = [
@@ -48,6 +49,8 @@ function tinyPdf(): Uint8Array {
 }
 
 let anchors: unknown[] | undefined;
+let layerAnchors: unknown[] | undefined;
+let scoreAnchors: unknown[] | undefined;
 /** what the anchoring read, for the tests: a broken tiny document would anchor nothing of the font code */
 let summary: { pages: number; visibleChars: number; fonts: string[]; faults: string[] } | undefined;
 
@@ -70,13 +73,62 @@ export function anchorShapes(): void {
     };
     const lexer = new Lexer(bytes);
     // the CMap tokenizer lives only while a CMap is read: one of its own, over the CMap above
-    anchors.push(doc, ctx, scans, lexer, new Parser(lexer), new CMapLexer(bytes, budget));
+    // resolved options are one object per analysis, and each optional flag set adds a property, so a map: the
+    // options with the text layer or the score on have maps of their own, which every text-layer and score function
+    // reading them was optimised for
+    const flagged = [
+      resolveOptions({ layerQuality: true }),
+      resolveOptions({ textLayer: true }),
+      resolveOptions({ textLayer: true, layerQuality: true }),
+    ];
+    anchors.push(doc, ctx, scans, lexer, new Parser(lexer), new CMapLexer(bytes, budget), flagged);
   } catch {
     // the anchors only keep maps alive; without them the analysis is the same, only slower after a full GC
   }
 }
 
+/**
+ * The same for the text layer (its builder and glyph runs, the fonts' text lookups), on the first analysis that asks
+ * for it, and for the layer-quality score (its signals, the runs' likelihoods) on the first that asks for the score:
+ * an analysis without them loads nothing more for this.
+ */
+export function anchorLayerShapes(score: boolean): void {
+  if (layerAnchors && (scoreAnchors || !score)) return;
+  const held = (layerAnchors ??= []);
+  try {
+    // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below)
+    const bytes = tinyPdf(
+      'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\n',
+    );
+    const options = resolveOptions({ textLayer: true, layerQuality: score });
+    const budget = Budget.unbounded();
+    const doc = openDocument(bytes, options, budget);
+    const ctx = new ScanContext(doc.xref, options, budget);
+    const scans = doc.pages.map((p) => scanPage(p, ctx));
+    // values of every kind a page gives (fractional sizes and positions, a space, a line break, an unknown glyph), so
+    // that the fields' representations are the final ones: a field that first held a small integer and then a
+    // fraction moves the builder to a new map, and only the new one would matter
+    const builder = new TextLayerBuilder(options, budget);
+    builder.beginShow();
+    builder.glyph('a', 1, [0.5, 0.25, 5.5, 10.25], 0.5, 0.25, 5.5, 0.25, 10.5, 'F', 0.9);
+    builder.glyph('', 0, [5.5, 0.25, 8.5, 10.25], 5.5, 0.25, 8.5, 0.25, 10.5, 'F', 0.9);
+    builder.glyph('', 1, [8.5, 0.25, 13.5, 10.25], 8.5, 0.25, 13.5, 0.25, 10.5, 'F', 0.9);
+    builder.glyph('b', 1, [0.5, -19.75, 5.5, -9.75], 0.5, -19.75, 5.5, -19.75, 12, 'G', 1);
+    builder.endShow('invisible');
+    builder.beginShow();
+    builder.glyph('c', 1, [6.5, -19.75, 11.5, -9.75], 6.5, -19.75, 11.5, -19.75, 12, 'G', 1);
+    builder.endShow('visible');
+    held.push(doc, ctx, scans, builder, builder.finish());
+    if (score) {
+      scoreAnchors = scans.map((sc) => (sc.textLayer ? layerQuality({ layer: sc.textLayer, which: 'visible', budget }) : undefined));
+      held.push(scoreAnchors);
+    }
+  } catch {
+    // as above: only the speed after a full GC depends on it
+  }
+}
+
 /** For the tests: how many objects are held, and what the tiny document gave. */
-export function anchored(): { held: number; summary: typeof summary } {
-  return { held: anchors?.length ?? 0, summary };
+export function anchored(): { held: number; layerHeld: number; summary: typeof summary } {
+  return { held: anchors?.length ?? 0, layerHeld: layerAnchors?.length ?? 0, summary };
 }
