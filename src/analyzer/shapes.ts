@@ -14,7 +14,7 @@ import { Budget } from './budget';
 import { layerQuality } from './layerQuality/index';
 import { TextLayerBuilder } from './textLayer';
 import { CMapLexer } from './cmap';
-import { ScanContext, scanPage } from './content';
+import { type PageScan, ScanContext, scanPage } from './content';
 import { openDocument } from './document';
 import { Lexer } from './lexer';
 import { resolveOptions } from './options';
@@ -50,6 +50,7 @@ function tinyPdf(content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <0041004
 
 let anchors: unknown[] | undefined;
 let layerAnchors: unknown[] | undefined;
+let layerScans: PageScan[] | undefined;
 let scoreAnchors: unknown[] | undefined;
 /** what the anchoring read, for the tests: a broken tiny document would anchor nothing of the font code */
 let summary: { pages: number; visibleChars: number; fonts: string[]; faults: string[] } | undefined;
@@ -93,38 +94,46 @@ export function anchorShapes(): void {
  * an analysis without them loads nothing more for this.
  */
 export function anchorLayerShapes(score: boolean): void {
-  if (layerAnchors && (scoreAnchors || !score)) return;
-  const held = (layerAnchors ??= []);
-  try {
-    // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below)
-    const bytes = tinyPdf(
-      'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\n',
-    );
-    const options = resolveOptions({ textLayer: true, layerQuality: score });
-    const budget = Budget.unbounded();
-    const doc = openDocument(bytes, options, budget);
-    const ctx = new ScanContext(doc.xref, options, budget);
-    const scans = doc.pages.map((p) => scanPage(p, ctx));
-    // values of every kind a page gives (fractional sizes and positions, a space, a line break, an unknown glyph), so
-    // that the fields' representations are the final ones: a field that first held a small integer and then a
-    // fraction moves the builder to a new map, and only the new one would matter
-    const builder = new TextLayerBuilder(options, budget);
-    builder.beginShow();
-    builder.glyph('a', 1, [0.5, 0.25, 5.5, 10.25], 0.5, 0.25, 5.5, 0.25, 10.5, 'F', 0.9);
-    builder.glyph('', 0, [5.5, 0.25, 8.5, 10.25], 5.5, 0.25, 8.5, 0.25, 10.5, 'F', 0.9);
-    builder.glyph('', 1, [8.5, 0.25, 13.5, 10.25], 8.5, 0.25, 13.5, 0.25, 10.5, 'F', 0.9);
-    builder.glyph('b', 1, [0.5, -19.75, 5.5, -9.75], 0.5, -19.75, 5.5, -19.75, 12, 'G', 1);
-    builder.endShow('invisible');
-    builder.beginShow();
-    builder.glyph('c', 1, [6.5, -19.75, 11.5, -9.75], 6.5, -19.75, 11.5, -19.75, 12, 'G', 1);
-    builder.endShow('visible');
-    held.push(doc, ctx, scans, builder, builder.finish());
-    if (score) {
-      scoreAnchors = scans.map((sc) => (sc.textLayer ? layerQuality({ layer: sc.textLayer, which: 'visible', budget }) : undefined));
-      held.push(scoreAnchors);
+  if (!layerAnchors) {
+    layerAnchors = [];
+    try {
+      // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below).
+      // Read with the score's option too: scanning collects the scan images then, and loads no language model
+      const bytes = tinyPdf(
+        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\n',
+      );
+      const options = resolveOptions({ textLayer: true, layerQuality: true });
+      const budget = Budget.unbounded();
+      const doc = openDocument(bytes, options, budget);
+      const ctx = new ScanContext(doc.xref, options, budget);
+      layerScans = doc.pages.map((p) => scanPage(p, ctx));
+      // values of every kind a page gives (fractional sizes and positions, a space, a line break, an unknown glyph),
+      // so that the fields' representations are the final ones: a field that first held a small integer and then a
+      // fraction moves the builder to a new map, and only the new one would matter
+      const builder = new TextLayerBuilder(options, budget);
+      builder.beginShow();
+      builder.glyph('a', 1, [0.5, 0.25, 5.5, 10.25], 0.5, 0.25, 5.5, 0.25, 10.5, 'F', 0.9);
+      builder.glyph('', 0, [5.5, 0.25, 8.5, 10.25], 5.5, 0.25, 8.5, 0.25, 10.5, 'F', 0.9);
+      builder.glyph('', 1, [8.5, 0.25, 13.5, 10.25], 8.5, 0.25, 13.5, 0.25, 10.5, 'F', 0.9);
+      builder.glyph('b', 1, [0.5, -19.75, 5.5, -9.75], 0.5, -19.75, 5.5, -19.75, 12, 'G', 1);
+      builder.endShow('invisible');
+      builder.beginShow();
+      builder.glyph('c', 1, [6.5, -19.75, 11.5, -9.75], 6.5, -19.75, 11.5, -19.75, 12, 'G', 1);
+      builder.endShow('visible');
+      layerAnchors.push(doc, ctx, layerScans, builder, builder.finish());
+    } catch {
+      // as above: only the speed after a full GC depends on it
     }
-  } catch {
-    // as above: only the speed after a full GC depends on it
+  }
+  if (score && !scoreAnchors) {
+    scoreAnchors = [];
+    try {
+      // the score of the page read above (this loads the language models, which the analysis is about to need)
+      for (const sc of layerScans ?? []) if (sc.textLayer) scoreAnchors.push(layerQuality({ layer: sc.textLayer, which: 'visible' }));
+      layerAnchors.push(scoreAnchors);
+    } catch {
+      // as above
+    }
   }
 }
 
