@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
-import { languageEvidence } from '../src/analyzer/layerQuality/language';
-import { inkCoverage, layerQuality } from '../src/analyzer/layerQuality/index';
+import { type Language, languageEvidence, wordBits } from '../src/analyzer/layerQuality/language';
+import { inkCoverage, layerQuality, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
 import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
@@ -272,6 +272,41 @@ test('nonWords: words that read like no language of the page rise with the OCR d
   // more non-words than a usable layer has: re-OCR whatever the boxes say (they fit perfectly here)
   assert.equal(heavy.reocr, true);
   assert.equal(q('ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe').signals.nonWords, 0);
+});
+
+// nonWords reads words in place, character by character; what a word is, is written here the way it was first
+// written, with regular expressions: tokens split at white space, edges' non-letters stripped, tokens with a number
+// left out, parts at hyphens and slashes, parts of 2+ letters and nothing else judged
+test('nonWords reads words as the regular expressions say', () => {
+  const spec = (runs: string[], a: Language, b: Language): number => {
+    let words = 0;
+    let non = 0;
+    for (const r of runs)
+      for (const token of r.split(/\s+/)) {
+        const t = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+        if (!t || /\p{N}/u.test(t)) continue;
+        for (const part of t.split(/[-/]/)) {
+          if (!/\p{L}/u.test(part)) continue;
+          words++;
+          if (/^\p{L}{2,}$/u.test(part) && wordBits(part, a, b) > NONWORD_BITS) non++;
+        }
+      }
+    return words ? Math.round((non / words) * 1000) / 1000 : 0;
+  };
+  const texts = [
+    'Evexyqne hqs tke righf tq tnke pxrt ib tbe gqvernmcnt qf hjs cqunfry',
+    '(anjpicdbon) «corilfralk» "quoted" don\'t o\'clock x-ray/gamma --flag path/to/file a--b -/- ...',
+    'İstanbul ΣΟΦΊΑΣ Straße ẞIG Ǆemal ЗАГЛАВНЫЕ строчные KOMAaHAbI HA3BAHME',
+    'ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe Ⅻ ½ ٣abc ²nd',
+    'emoji😀word 𝐁𝐨𝐥𝐝 lone\ud800sur e\u0301te ﬁnance\u00a0œuvre\u2003qwxz\u3000zzkq',
+    '\t\n  rt nal fn tye gales anid  ',
+  ];
+  for (const t of texts) {
+    const runs = [t, ...t.split(' ')];
+    const q = layerQuality({ layer: layerOf(runs, () => 5), which: 'invisible' });
+    const lang = languageEvidence(runs.join(' '));
+    assert.equal(q.signals.nonWords, spec(runs, lang.language, lang.second), JSON.stringify(t));
+  }
 });
 
 test('word shape: capitals after small letters and digits between letters are garbled words; mixed-language pages read under either language', () => {

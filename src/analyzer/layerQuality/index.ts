@@ -42,7 +42,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, toPixels } from './ink';
 import { decodeJpegDc } from './jpeg';
-import { type Language, languageEvidence, wordBits, wordLikelihood } from './language';
+import { type Language, languageEvidence, wordBitsIn, wordLikelihood } from './language';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -214,13 +214,15 @@ const ASCII_SPACE = Uint8Array.from({ length: 128 }, (_, i) => (/\s/.test(String
 const C_SPACE = 1;
 const C_WORDISH = 2;
 const C_LETTER = 4;
+const C_NUMBER = 8;
 /** classes of the non-ASCII code points met so far (bounded: past its size the regexes answer directly) */
 const classes = new Map<number, number>();
 function classOf(cp: number): number {
   const hit = classes.get(cp);
   if (hit !== undefined) return hit;
   const ch = String.fromCodePoint(cp);
-  const cls = (/\s/.test(ch) ? C_SPACE : 0) | (WORDISH.test(ch) ? C_WORDISH : 0) | (/\p{L}/u.test(ch) ? C_LETTER : 0);
+  const cls =
+    (/\s/.test(ch) ? C_SPACE : 0) | (WORDISH.test(ch) ? C_WORDISH : 0) | (/\p{L}/u.test(ch) ? C_LETTER : 0) | (/\p{N}/u.test(ch) ? C_NUMBER : 0);
   if (classes.size < 4096) classes.set(cp, cls);
   return cls;
 }
@@ -346,32 +348,94 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
 const NONWORD_WORDS = 4000;
 /** a word whose letters cost more than this many bits each under both of the page's likeliest languages reads like none */
 export const NONWORD_BITS = 5;
-/** what a word's edges may hold besides it: punctuation, quotes, brackets */
-const WORD_EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
-const HAS_LETTER = /\p{L}/u;
-const HAS_DIGIT = /\p{N}/u;
-const LETTERS = /^\p{L}{2,}$/u;
+
+/** what a character is to nonWords: white space (as /\s/), a letter (\p{L}), a number (\p{N}) or anything else */
+const K_OTHER = 0;
+const K_SPACE = 1;
+const K_LETTER = 2;
+const K_NUMBER = 3;
+function kindOf(cp: number): number {
+  if (cp < 128) {
+    if (ASCII_SPACE[cp]) return K_SPACE;
+    if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) return K_LETTER;
+    return cp >= 48 && cp <= 57 ? K_NUMBER : K_OTHER;
+  }
+  const cls = classOf(cp);
+  return cls & C_SPACE ? K_SPACE : cls & C_LETTER ? K_LETTER : cls & C_NUMBER ? K_NUMBER : K_OTHER;
+}
+
+/** the code point at s[i] (a surrogate pair read whole, a lone surrogate as itself) */
+function codePointAt(s: string, i: number, end: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+    const lo = s.charCodeAt(i + 1);
+    if (lo >= 0xdc00 && lo <= 0xdfff) return 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+  }
+  return c;
+}
 
 /**
- * The share of words that read like no language of the page: words of letters only (edge punctuation stripped, parts
- * of hyphenated and slashed compounds apart) whose letters cost more than NONWORD_BITS each under both of the page's two
- * likeliest languages (language.ts wordBits). Tokens with digits are left out (codes, numbers, IDs: `garbled` judges
- * digits inside words); a one-letter word or one with other characters inside counts as a word but is not judged. A
- * clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
- * while the rare real word the small models do not know (a name, a command) mostly stays under it.
+ * The share of words that read like no language of the page. Words are the runs' white-space-separated tokens with
+ * their edges' punctuation, quotes and brackets stripped, cut into parts at hyphens and slashes (a compound's parts
+ * are words of their own); tokens with a number anywhere are left out (codes, numbers, IDs: `garbled` judges digits
+ * inside words). A part with a letter counts as a word; one of two or more letters and nothing else is judged: it
+ * reads like no language when its letters cost more than NONWORD_BITS each under both of the page's two likeliest
+ * languages (language.ts wordBits). A one-letter word or one with other characters inside counts but is not judged.
+ * A clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
+ * while the rare real word the small models do not know (a name, a command) mostly stays under it. Read in place,
+ * character by character: a page's words cost no strings.
  */
 function nonWords(runs: GlyphRun[], a: Language, b: Language): number {
   let words = 0;
   let non = 0;
   for (const r of runs) {
     if (words >= NONWORD_WORDS) break;
-    for (const token of r.text.split(/\s+/)) {
-      const t = token.replace(WORD_EDGES, '');
-      if (!t || HAS_DIGIT.test(t)) continue;
-      for (const part of t.split(/[-/]/)) {
-        if (!HAS_LETTER.test(part)) continue;
-        words++;
-        if (LETTERS.test(part) && wordBits(part, a, b) > NONWORD_BITS) non++;
+    const s = r.text;
+    const n = s.length;
+    let i = 0;
+    while (i < n) {
+      // a token: the next run of non-space characters; [first, last) from its first letter or number to its last
+      let cp = codePointAt(s, i, n);
+      let k = kindOf(cp);
+      if (k === K_SPACE) {
+        i += cp > 0xffff ? 2 : 1;
+        continue;
+      }
+      let first = -1;
+      let last = -1;
+      let number = false;
+      while (i < n) {
+        cp = codePointAt(s, i, n);
+        k = kindOf(cp);
+        if (k === K_SPACE) break;
+        const w = cp > 0xffff ? 2 : 1;
+        if (k === K_LETTER || k === K_NUMBER) {
+          if (first < 0) first = i;
+          last = i + w;
+          if (k === K_NUMBER) number = true;
+        }
+        i += w;
+      }
+      if (first < 0 || number) continue;
+      // its parts between hyphens and slashes
+      let p = first;
+      while (p < last) {
+        let letters = 0;
+        let others = 0;
+        let q = p;
+        while (q < last) {
+          const c = s.charCodeAt(q);
+          if (c === 0x2d || c === 0x2f) break;
+          const pc = codePointAt(s, q, last);
+          if (kindOf(pc) === K_LETTER) letters++;
+          else others++;
+          q += pc > 0xffff ? 2 : 1;
+        }
+        if (letters > 0) {
+          words++;
+          if (others === 0 && letters >= 2 && wordBitsIn(s, p, q, a, b) > NONWORD_BITS) non++;
+        }
+        p = q + 1;
       }
     }
   }

@@ -148,14 +148,21 @@ const SELECT_CHARS = 2000;
 
 /**
  * Costs of ids x[from..to) under m into out[from..to) (out[i]: bits of x[i] after x[i − 2] x[i − 1], the text starting
- * with a space before x[0]); returns their sum from index 2 on, added in order (the text's bits).
+ * with a space before x[0]); returns `sum` plus their sum from index 2 on, added in order (the text's bits, read in parts).
  */
-function costsInto(m: Model, x: Uint16Array, out: Float64Array, from: number, to: number): number {
-  let bits = 0;
+function costsInto(m: Model, x: Uint16Array, out: Float64Array, from: number, to: number, sum = 0): number {
+  const { loc, V, t } = m;
+  // the two characters before, as local ids, carried along (the space, local id 0, before the text)
+  let a = from >= 2 ? loc[x[from - 2]] : 0;
+  let b = from >= 1 ? loc[x[from - 1]] : 0;
+  let bits = sum;
   for (let i = from; i < to; i++) {
-    const c = cost(m, i >= 2 ? x[i - 2] : 0, i >= 1 ? x[i - 1] : 0, x[i]);
-    out[i] = c;
-    if (i >= 2) bits += c;
+    const c = loc[x[i]];
+    const bitsC = t[(a * V + b) * V + c];
+    out[i] = bitsC;
+    if (i >= 2) bits += bitsC;
+    a = b;
+    b = c;
   }
   return bits;
 }
@@ -262,13 +269,8 @@ export function languageEvidence(text: string): LanguageEvidence {
   // the likeliest reads the rest, its sum going on in the same order as if it had read all at once
   const cb = costScratch[bestIx];
   if (ns < n) {
-    let sum = bestSum;
-    const m = ms.get(best)!;
-    for (let i = ns; i < n; i++) {
-      const c = cost(m, x[i - 2], x[i - 1], x[i]);
-      cb[i] = c;
-      sum += c;
-    }
+    // the sum goes on from the first characters' (ns ≥ 4 here: every position from ns on is counted)
+    const sum = costsInto(ms.get(best)!, x, cb, ns, n, bestSum);
     bestBits = sum / Math.max(1, n - 2);
   }
   // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
@@ -322,7 +324,7 @@ function isLetter(cp: number): boolean {
   return v;
 }
 
-/** scratch ids for runWordBits */
+/** scratch ids for wordBitsIn */
 let scratch = new Uint16Array(64);
 
 /**
@@ -330,35 +332,49 @@ let scratch = new Uint16Array(64);
  * words: letters lower-cased, anything else a space, a space before and after. NaN when it holds no letter.
  */
 export function wordBits(text: string, a: Language, b: Language): number {
+  return wordBitsIn(text, 0, text.length, a, b);
+}
+
+/**
+ * wordBits of text[start, end), read in place (a page's words are judged without a string each). Each code point is
+ * lower-cased alone: whole-string lower-casing differs only in the Greek final sigma, and no model holds a Greek
+ * letter, so both sigmas are "a letter the model does not hold" either way.
+ */
+export function wordBitsIn(text: string, start: number, end: number, a: Language, b: Language): number {
   const ms = load();
-  // ASCII is lower-cased as it is read; other text as a whole first (lower-casing can lengthen it)
-  let ascii = true;
-  for (let i = 0; i < text.length; i++)
-    if (text.charCodeAt(i) > 0x7f) {
-      ascii = false;
-      break;
-    }
-  const lower = ascii ? text : text.toLowerCase();
-  if (scratch.length < lower.length + 2) scratch = new Uint16Array(lower.length * 2 + 2);
+  // lower-casing can lengthen a code point (İ → i + U+0307): three ids per unit at most, and the spaces around
+  const cap = 3 * (end - start) + 2;
+  if (scratch.length < cap) scratch = new Uint16Array(2 * cap);
   const x = scratch;
   const other = size - 1;
   let n = 0;
   let letters = 0;
   x[n++] = 0;
-  for (let i = 0; i < lower.length; i++) {
-    let cp = lower.charCodeAt(i);
-    if (ascii && cp >= 65 && cp <= 90) cp += 32;
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < lower.length) {
-      const lo = lower.charCodeAt(i + 1);
+  for (let i = start; i < end; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp < 0x80) {
+      if (cp >= 65 && cp <= 90) cp += 32;
+      const id = cp >= 97 && cp <= 122 ? (idOf[cp] > 0 ? idOf[cp] : other) : 0;
+      if (id === 0 && x[n - 1] === 0) continue;
+      x[n++] = id;
+      if (id !== 0) letters++;
+      continue;
+    }
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
+      const lo = text.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
         cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
         i++;
       }
     }
-    const id = cp < idOf.length && idOf[cp] > 0 ? idOf[cp] : cp > 0x7f && isLetter(cp) ? other : 0;
-    if (id === 0 && x[n - 1] === 0) continue;
-    x[n++] = id;
-    if (id !== 0) letters++;
+    const lower = lowerOf(cp);
+    for (let k = 0; k < lower.length; k++) {
+      const l = lower[k];
+      const id = l < idOf.length && idOf[l] > 0 ? idOf[l] : l > 0x7f && isLetter(l) ? other : 0;
+      if (id === 0 && x[n - 1] === 0) continue;
+      x[n++] = id;
+      if (id !== 0) letters++;
+    }
   }
   if (letters === 0) return NaN;
   if (x[n - 1] !== 0) x[n++] = 0;
