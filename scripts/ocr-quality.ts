@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS } from '../src/analyzer/layerQuality/index';
+import { LETTER_SHAPES_FLOOR, MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS, WEIGHTS_WITH_SHAPES } from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
@@ -126,6 +126,9 @@ function main(): number {
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
   table('garbled (word shape, scored)', sig('garbled', 0), false);
   table('textInkMissed (image, scored)', sig('textInkMissed', MISSING.floor), false);
+  table('letterShapes (image, scored)', sig('letterShapes', 0), true);
+  table('ascenders (image, shown)', sig('ascenders', 0), true);
+  table('descenders (image, shown)', sig('descenders', 0), true);
   table('wordLike (one language)', sig('wordLike', 0), true);
   table('inkCovered (all ink)', sig('inkCovered', 1 - MISSING.floor), true);
   table('bitsPerChar (trigram LM)', sig('bitsPerChar', 8), false);
@@ -148,7 +151,7 @@ function main(): number {
   );
 
   // each signal per recipe kind (means), so a signal's reach is seen kind by kind
-  const shownSignals = ['nonWords', 'wordLikeEither', 'widthSpread', 'garbled', 'textInkMissed', 'inkCovered', 'bitsPerChar', 'estimatedCer'];
+  const shownSignals = ['nonWords', 'widthSpread', 'garbled', 'letterShapes', 'textInkMissed', 'inkCovered', 'bitsPerChar', 'estimatedCer'];
   log(`\nsignal means per recipe kind (poor pages apart)\n  ${'kind'.padEnd(28)}${shownSignals.map((k) => k.slice(0, 13).padStart(14)).join('')}`);
   for (const k of kinds)
     for (const poor of [false, true]) {
@@ -162,35 +165,15 @@ function main(): number {
     }
 
   // overfitting check: refit the model (floor and slope of the missing share on a grid, the text weights by ridge
-  // least squares) without each document, and on halves
+  // least squares) without each document, and on halves; once for the text-only model (pages whose scan cannot be
+  // read at letter scale) and once with the letter shapes (shape.ts), on the pages that have them
   const ws = sig('widthSpread', 0);
   const gb = sig('garbled', 0);
   const nw = sig('nonWords', 0);
-  const X = rows.map((_, i) => [Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02), Math.log(nw[i] + 0.02)]);
   const miss = sig('textInkMissed', MISSING.floor);
   const cers = rows.map((r) => r.cer);
   const all = rows.map((_, i) => i);
-  const full = fitModel(X, nw, miss, cers, all);
-  log(
-    `\nmodel refitted on all pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, ln widthSpread ${full.w[1].toFixed(2)}, ln garbled ${full.w[2].toFixed(2)}, ln nonWords ${full.w[3].toFixed(2)}`,
-  );
-  log(
-    `shipped (rounded):            missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${WEIGHTS.intercept}, ln widthSpread ${WEIGHTS.widthSpread}, ln garbled ${WEIGHTS.garbled}, ln nonWords ${WEIGHTS.nonWords}`,
-  );
   const files = [...new Set(rows.map((r) => r.file))].sort();
-  const lodo = new Array<number>(rows.length);
-  for (const f of files) {
-    const m = fitModel(
-      X,
-      nw,
-      miss,
-      cers,
-      all.filter((i) => rows[i].file !== f),
-    );
-    all.forEach((i) => {
-      if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i]);
-    });
-  }
   const fig = (cer: number[], idx: number[]) => {
     const s = idx.map((i) => -cer[i]);
     return {
@@ -205,35 +188,64 @@ function main(): number {
       accuracy: idx.filter((i) => cer[i] > REOCR_CER === pos[i]).length / idx.length,
     };
   };
-  const ins = fig(
-    all.map((i) => full.predict(X[i], miss[i], nw[i])),
-    all,
-  );
-  log(
-    `in-sample refit (${rows.length} pages):        Spearman ${ins.spearman.toFixed(3)}  AUROC ${ins.auroc.toFixed(3)}  decisions ${ins.accuracy.toFixed(3)}`,
-  );
-  const lo = fig(lodo, all);
-  log(
-    `leave-one-document-out (${files.length} folds): Spearman ${lo.spearman.toFixed(3)}  AUROC ${lo.auroc.toFixed(3)}  decisions ${lo.accuracy.toFixed(3)}`,
-  );
-  const lodoKinds = kinds.map((k) => {
-    const rs = all.filter((i) => rows[i].kind === k && rows[i].reocr);
-    return `${k} ${rs.filter((i) => lodo[i] > REOCR_CER).length}/${rs.length}`;
-  });
-  log(`  poor pages caught, leave-one-document-out: ${lodoKinds.join(', ')}`);
-  for (const half of [0, 1]) {
-    const trainF = new Set(files.filter((_, k) => k % 2 === half));
-    const tr = all.filter((i) => trainF.has(rows[i].file));
-    const te = all.filter((i) => !trainF.has(rows[i].file));
-    const m = fitModel(X, nw, miss, cers, tr);
-    const h = fig(
-      all.map((i) => m.predict(X[i], miss[i], nw[i])),
-      te,
+  const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>) => {
+    const full = fitModel(X, nw, miss, cers, pages);
+    log(`\n${label}`);
+    log(
+      `  refitted on its ${pages.length} pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, ${names.map((n, j) => `ln ${n} ${full.w[j + 1].toFixed(2)}`).join(', ')}`,
     );
     log(
-      `split half ${half + 1} (fit on ${tr.length} pages, judged on ${te.length}): Spearman ${h.spearman.toFixed(3)}  AUROC ${h.auroc.toFixed(3)}  decisions ${h.accuracy.toFixed(3)}`,
+      `  shipped (rounded):  missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${shipped.intercept}, ${names.map((n) => `ln ${n} ${shipped[n]}`).join(', ')}`,
     );
-  }
+    const lodo = new Array<number>(rows.length);
+    for (const f of files) {
+      const train = pages.filter((i) => rows[i].file !== f);
+      if (train.length === pages.length) continue;
+      const m = fitModel(X, nw, miss, cers, train);
+      for (const i of pages) if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i]);
+    }
+    const ins = fig(
+      all.map((i) => (pages.includes(i) ? full.predict(X[i], miss[i], nw[i]) : 0)),
+      pages,
+    );
+    log(
+      `  in-sample refit:                     Spearman ${ins.spearman.toFixed(3)}  AUROC ${ins.auroc.toFixed(3)}  decisions ${ins.accuracy.toFixed(3)}`,
+    );
+    const lo = fig(lodo, pages);
+    log(
+      `  leave-one-document-out (${files.length} folds):  Spearman ${lo.spearman.toFixed(3)}  AUROC ${lo.auroc.toFixed(3)}  decisions ${lo.accuracy.toFixed(3)}`,
+    );
+    const lodoKinds = kinds.map((k) => {
+      const rs = pages.filter((i) => rows[i].kind === k && rows[i].reocr);
+      return `${k} ${rs.filter((i) => lodo[i] > REOCR_CER).length}/${rs.length}`;
+    });
+    log(`    poor pages caught, leave-one-document-out: ${lodoKinds.join(', ')}`);
+    for (const half of [0, 1]) {
+      const trainF = new Set(files.filter((_, k) => k % 2 === half));
+      const tr = pages.filter((i) => trainF.has(rows[i].file));
+      const te = pages.filter((i) => !trainF.has(rows[i].file));
+      const m = fitModel(X, nw, miss, cers, tr);
+      const h = fig(
+        all.map((i) => m.predict(X[i], miss[i], nw[i])),
+        te,
+      );
+      log(
+        `  split half ${half + 1} (fit on ${tr.length} pages, judged on ${te.length}): Spearman ${h.spearman.toFixed(3)}  AUROC ${h.auroc.toFixed(3)}  decisions ${h.accuracy.toFixed(3)}`,
+      );
+    }
+  };
+  const X3 = rows.map((_, i) => [Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02), Math.log(nw[i] + 0.02)]);
+  refit('text-only model (no letter shapes: the scan cannot be read at letter scale)', X3, all, ['widthSpread', 'garbled', 'nonWords'], WEIGHTS);
+  const withShapes = all.filter((i) => typeof rows[i].signals.letterShapes === 'number');
+  const X4 = rows.map((r, i) => [...X3[i], Math.log(Math.max(LETTER_SHAPES_FLOOR, (r.signals.letterShapes as number) ?? 0) + 0.02)]);
+  if (withShapes.length)
+    refit(
+      'model with the letter shapes (the scan read at letter scale)',
+      X4,
+      withShapes,
+      ['widthSpread', 'garbled', 'nonWords', 'letterShapes'],
+      WEIGHTS_WITH_SHAPES,
+    );
 
   const figures = { spearman: judged.spearman, auroc: judged.auroc, accuracy: judged.accuracy, coverage: judged.coverage };
   const write = arg('--write-baseline');

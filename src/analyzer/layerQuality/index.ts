@@ -40,9 +40,10 @@
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
-import { type InkMap, inkIn, inkMap, toPixels } from './ink';
-import { decodeJpegDc } from './jpeg';
+import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
+import { decodeJpegDc, decodeJpegGray } from './jpeg';
 import { type Language, languageEvidence, wordBitsIn, wordLikelihood } from './language';
+import { letterShapes } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -94,6 +95,21 @@ export const WEIGHTS = {
   nonWords: 0.95,
 };
 
+/**
+ * The text's error rate when the scan could be read at letter scale (shape.ts): the same form with the letter shapes'
+ * agreement as one more term, + letterShapes·ln(max(LETTER_SHAPES_FLOOR, letterShapes) + 0.02): words whose
+ * ascenders and descenders are not where the scan has them raise it. Fitted the same way on the same pages.
+ */
+export const WEIGHTS_WITH_SHAPES = {
+  intercept: 1,
+  widthSpread: 1,
+  garbled: 0.3,
+  nonWords: 0.6,
+  letterShapes: -0.7,
+};
+/** agreements under this (none, or against) count as this: past it there is nothing more to learn */
+export const LETTER_SHAPES_FLOOR = 0.02;
+
 /** the share of non-words (nonWords) a usable layer can have at most (dev split: good pages 0.02–0.12, fair ones up to 0.29) */
 export const NONWORD_CLEAN = 0.3;
 
@@ -101,24 +117,33 @@ export const NONWORD_CLEAN = 0.3;
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
 /** The estimated CER from the signals the model uses. */
-export function estimateCer(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): number {
+export function estimateCer(s: EstimateInput): number {
   return estimateError(s).cer;
+}
+
+/** the signals the estimate reads; letterShapes only when the scan could be read at letter scale */
+export interface EstimateInput {
+  widthSpread: number;
+  garbled: number;
+  nonWords: number;
+  textInkMissed: number;
+  letterShapes?: number;
 }
 
 /**
  * The estimate's parts: `missing` (the share of the text missing), `text` (the error rate of the text that is there,
  * signals.textError: what tells a layer whose words are wrong from one that lacks words) and their `cer`.
  */
-export function estimateError(s: { widthSpread: number; garbled: number; nonWords: number; textInkMissed: number }): {
+export function estimateError(s: EstimateInput): {
   missing: number;
   text: number;
   cer: number;
 } {
-  const z =
-    WEIGHTS.intercept +
-    WEIGHTS.widthSpread * Math.log(s.widthSpread + 0.02) +
-    WEIGHTS.garbled * Math.log(s.garbled + 0.02) +
-    WEIGHTS.nonWords * Math.log(s.nonWords + 0.02);
+  const shapes = s.letterShapes;
+  const W = shapes === undefined ? WEIGHTS : WEIGHTS_WITH_SHAPES;
+  let z =
+    W.intercept + W.widthSpread * Math.log(s.widthSpread + 0.02) + W.garbled * Math.log(s.garbled + 0.02) + W.nonWords * Math.log(s.nonWords + 0.02);
+  if (shapes !== undefined) z += WEIGHTS_WITH_SHAPES.letterShapes * Math.log(Math.max(LETTER_SHAPES_FLOOR, shapes) + 0.02);
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - NONWORD_CLEAN));
@@ -172,6 +197,17 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     x.values.textInkMissed = ink.textInkMissed;
     x.values.boxesOffInk = ink.boxesOffInk;
   }
+  let shapes: number | undefined;
+  if (input.scan) {
+    const sh = shapeSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000);
+    if ('note' in sh) signals.letterShapesNote = sh.note;
+    else {
+      shapes = (sh.ascenders + sh.descenders) / 2;
+      signals.ascenders = r3(sh.ascenders);
+      signals.descenders = r3(sh.descenders);
+      signals.letterShapes = r3(shapes);
+    }
+  }
   if (input.font) signals.font = input.font;
   if (input.producer) signals.producer = input.producer.slice(0, 80);
   const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
@@ -180,6 +216,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     garbled: num(x.values.garbled, 0),
     nonWords: num(x.values.nonWords, 0),
     textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
+    letterShapes: shapes,
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
@@ -499,6 +536,34 @@ function inkSignals(
 ): { inkMissed: number; textInkMissed: number; boxesOffInk: number } | { note: string } {
   const ink = inkOf(scan, budget, maxPixels);
   return 'note' in ink ? ink : inkCoverage(ink.map, runs);
+}
+
+/**
+ * The letter shapes (shape.ts) of the runs on the scan, decoded whole for it (width × height bytes, charged to the
+ * budget while it lives), or a note saying why not.
+ */
+function shapeSignals(
+  runs: GlyphRun[],
+  scan: ScanInput,
+  budget: Budget | undefined,
+  maxPixels: number,
+): { ascenders: number; descenders: number } | { note: string } {
+  const bytes = scan.width * scan.height + scan.jpeg.length;
+  if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
+    return { note: 'the scan image is too large to read at letter scale' };
+  if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
+  try {
+    const outOfTime = () => budget?.outOfTime('decode') ?? false;
+    const dec = decodeJpegGray(scan.jpeg, maxPixels, outOfTime);
+    if (!dec.ok) return { note: `scan image not read at letter scale: ${dec.error} (${dec.message})` };
+    const map = pixelMap(scan.ctm, dec.image.width, dec.image.height);
+    if (!map) return { note: 'the scan image is painted flat' };
+    const sh = letterShapes(dec.image, map, runs, outOfTime);
+    if (!sh) return { note: outOfTime() ? 'out of time reading letter shapes' : 'too few words on ink to compare letter shapes' };
+    return sh;
+  } finally {
+    budget?.release(bytes);
+  }
 }
 
 function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): InkResult {

@@ -65,6 +65,13 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
     }
     total += rowSum;
   }
+  const map = pixelMap(ctm, w, h);
+  if (!map) return undefined;
+  return { width: w, height: h, sat, ink, total, paper, dark, map };
+}
+
+/** The page-to-pixel map of a w × h image painted by `ctm` (unit square → page); undefined when ctm is singular. */
+export function pixelMap(ctm: Matrix, w: number, h: number): InkMap['map'] | undefined {
   // invert ctm: page (x, y) → unit (u, v); col = u·w, row = (1 − v)·h
   const [a, b, c, d, e, f] = ctm;
   const det = a * d - b * c;
@@ -74,8 +81,7 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   const ic = -b / det;
   const id = a / det;
   // u = ia·(x − e) + ib·(y − f); v = ic·(x − e) + id·(y − f)
-  const map: InkMap['map'] = [ia * w, ib * w, -(ia * e + ib * f) * w, -ic * h, -id * h, h + (ic * e + id * f) * h];
-  return { width: w, height: h, sat, ink, total, paper, dark, map };
+  return [ia * w, ib * w, -(ia * e + ib * f) * w, -ic * h, -id * h, h + (ic * e + id * f) * h];
 }
 
 /** samples each way the local paper level is looked for */

@@ -349,6 +349,10 @@ function scan(
       coef[0] = c.pred;
     }
     let allZero = true;
+    // the rows (vertical frequencies) holding a coefficient, and the highest horizontal frequency held: the inverse
+    // DCT skips the rest (their terms are zeros; leaving them out changes no sum)
+    let rowMask = 1;
+    let uMax = 0;
     for (let k = 1; k < 64;) {
       const rs = decodeSym(ac);
       const r = rs >> 4;
@@ -364,8 +368,11 @@ function scan(
       if (k > 63) break;
       const v = extend(getBits(s), s);
       if (store) {
-        coef[ZIGZAG[k]] = v;
+        const z = ZIGZAG[k];
+        coef[z] = v;
         allZero = false;
+        rowMask |= 1 << (z >> 3);
+        if ((z & 7) > uMax) uMax = z & 7;
       }
       k++;
     }
@@ -385,11 +392,12 @@ function scan(
       return;
     }
     for (let i = 0; i < 64; i++) coef[i] *= q[i];
-    // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency)
+    // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency), for the rows holding coefficients
     for (let v = 0; v < 8; v++) {
+      if (!((rowMask >> v) & 1)) continue;
       for (let x = 0; x < m; x++) {
         let s = 0;
-        for (let u = 0; u < 8; u++) s += COS[x * 8 + u] * coef[v * 8 + u];
+        for (let u = 0; u <= uMax; u++) s += COS[x * 8 + u] * coef[v * 8 + u];
         tmp[v * 8 + x] = s;
       }
     }
@@ -400,7 +408,7 @@ function scan(
         const yy = y0 + y;
         if (yy >= oh) break;
         let s = 0;
-        for (let v = 0; v < 8; v++) s += COS[y * 8 + v] * tmp[v * 8 + x];
+        for (let v = 0; v < 8; v++) if ((rowMask >> v) & 1) s += COS[y * 8 + v] * tmp[v * 8 + x];
         out[yy * ow + xx] = clamp(Math.round(s + 128));
       }
     }

@@ -1,0 +1,221 @@
+/**
+ * Letter shapes: do the layer's words have the scan's ascenders and descenders where the words' letters put them?
+ * Every line of print has three zones: the x-height band (where a, e, o, n, x sit), the zone above it (the stems of
+ * b, d, h, k, l, t, capitals, digits, accents, the dots of i and j) and the zone below it (the tails of g, p, q, y).
+ * Each word box of the layer is read on the full-resolution scan: per pixel column, the ink above and below the line's
+ * x-height band, relative to the word's ink inside it. The word's own letters predict, per column, where that ink
+ * must be (letters laid along the box by rough widths). A layer that reads the scan right has them in the same
+ * columns; a layer with wrong letters, another page's words or words in the wrong boxes does not: the correlation of
+ * prediction and measurement over all the page's columns falls towards 0. It needs no recognition, only the letters'
+ * classes, and it witnesses what the text alone cannot: well-formed words that are not the words on the scan.
+ * Pure; linear in the area of the word boxes.
+ */
+import type { GlyphRun } from '../types';
+import type { GrayImage } from './jpeg';
+
+/** the page-to-pixel map of an image: col = a·x + b·y + c, row = d·x + e·y + f */
+export type PixelMap = [number, number, number, number, number, number];
+
+export interface LetterShapes {
+  /** correlation of predicted and measured ink above the x-height band, over the columns of the judged words */
+  ascenders: number;
+  /** the same below the band */
+  descenders: number;
+  /** words judged */
+  words: number;
+}
+
+/** fewer judged words than this: no figure (a correlation over a handful of words says little) */
+const MIN_WORDS = 10;
+/** words judged at most (the first ones: a sample enough for a correlation) */
+const MAX_WORDS = 4000;
+/** a line's x-height band: the rows holding at least this share of its busiest row's ink */
+const BAND = 0.5;
+/** the zones above and below the band reach this many band heights */
+const ZONE = 0.7;
+/** ink must be this much darker than paper (of 255) to count: paper grain and JPEG ringing stay out */
+const MARGIN = 8;
+
+/** ascender letters: their ink reaches above the x-height band (capitals and digits too, see ascends()) */
+const ASCENDING = new Set([...('bdfhklt' + 'ß' + 'бдйё' + '([{}])/\\|!?"\'' + 'àáâãäåèéêëìíîïòóôõöùúûüýÿœæ')]);
+/** letters whose dot only reaches above the band */
+const DOTTED = new Set([...'ij']);
+/** descender letters and marks: their ink reaches below the band */
+const DESCENDING = new Set([...('gjpqy' + ',;()[]{}|' + 'дцщруф' + 'çş')]);
+/** narrow and wide letters (in ems, roughly: the prediction needs where a letter is along the box, not its outline) */
+const NARROW = new Set([..."iljtfrI.,;:'!|()[]-1"]);
+const WIDE = new Set([...'mwMW@%шщжюШЩЖЮ']);
+
+function ascends(ch: string): number {
+  if (ASCENDING.has(ch)) return 1;
+  if (DOTTED.has(ch)) return 0.4;
+  // capitals and digits fill the zone above the band of lower-case text
+  return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 1 : 0;
+}
+
+function widthOf(ch: string): number {
+  if (NARROW.has(ch)) return 0.35;
+  if (WIDE.has(ch)) return 0.85;
+  return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 0.65 : 0.55;
+}
+
+/** a running Pearson correlation */
+class Correlation {
+  n = 0;
+  sx = 0;
+  sy = 0;
+  sxx = 0;
+  syy = 0;
+  sxy = 0;
+  add(x: number, y: number): void {
+    this.n++;
+    this.sx += x;
+    this.sy += y;
+    this.sxx += x * x;
+    this.syy += y * y;
+    this.sxy += x * y;
+  }
+  value(): number {
+    const { n } = this;
+    const vx = this.sxx - (this.sx * this.sx) / n;
+    const vy = this.syy - (this.sy * this.sy) / n;
+    if (!(vx > 1e-12 && vy > 1e-12)) return 0;
+    return (this.sxy - (this.sx * this.sy) / n) / Math.sqrt(vx * vy);
+  }
+}
+
+/** The pixel rectangle [c0, r0, c1, r1) of a page rectangle (its bounding box under the map), clipped; undefined outside. */
+function pixels(map: PixelMap, w: number, h: number, r: readonly number[]): [number, number, number, number] | undefined {
+  const [a, b, c, d, e, f] = map;
+  const xs = [a * r[0] + b * r[1] + c, a * r[2] + b * r[1] + c, a * r[0] + b * r[3] + c, a * r[2] + b * r[3] + c];
+  const ys = [d * r[0] + e * r[1] + f, d * r[2] + e * r[1] + f, d * r[0] + e * r[3] + f, d * r[2] + e * r[3] + f];
+  const c0 = Math.max(0, Math.round(Math.min(...xs)));
+  const c1 = Math.min(w, Math.round(Math.max(...xs)));
+  const r0 = Math.max(0, Math.round(Math.min(...ys)));
+  const r1 = Math.min(h, Math.round(Math.max(...ys)));
+  if (c1 <= c0 || r1 <= r0) return undefined;
+  return [c0, r0, c1, r1];
+}
+
+/**
+ * The letter-shape agreement of a layer's runs with a scan (`img`, placed by `map`). undefined when fewer than
+ * MIN_WORDS words could be judged (no lines, no ink, too little text). `outOfTime` is asked once per line; when it
+ * says yes, the figure is undefined (a correlation over a part of the page chosen by the clock is no evidence).
+ */
+export function letterShapes(
+  img: GrayImage,
+  map: PixelMap,
+  runs: readonly GlyphRun[],
+  outOfTime: () => boolean = () => false,
+): LetterShapes | undefined {
+  const { width: w, height: h, data } = img;
+  // ink: darkness below the paper level (the 75th percentile: a text page is mostly paper) less a margin
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  let paper = 255;
+  for (let v = 0, acc = 0; v < 256; v++) {
+    acc += hist[v];
+    if (acc >= 0.75 * data.length) {
+      paper = v;
+      break;
+    }
+  }
+  const level = paper - MARGIN;
+  const inkAt = (i: number): number => (data[i] < level ? level - data[i] : 0);
+  // lines: the word boxes on the same pixel rows (to 2 pixels)
+  const lines = new Map<number, { run: GlyphRun; px: [number, number, number, number] }[]>();
+  let words = 0;
+  for (const run of runs) {
+    if (words >= MAX_WORDS) break;
+    if (!run.text) continue;
+    const px = pixels(map, w, h, run.rect);
+    if (!px) continue;
+    const key = Math.round(px[1] / 2) * 65536 + Math.round(px[3] / 2);
+    let line = lines.get(key);
+    if (!line) lines.set(key, (line = []));
+    line.push({ run, px });
+    words++;
+  }
+  const asc = new Correlation();
+  const desc = new Correlation();
+  let judged = 0;
+  for (const line of lines.values()) {
+    if (outOfTime()) return undefined;
+    let r0 = h;
+    let r1 = 0;
+    for (const { px } of line) {
+      r0 = Math.min(r0, px[1]);
+      r1 = Math.max(r1, px[3]);
+    }
+    const pad = Math.round(0.5 * (r1 - r0));
+    const R0 = Math.max(0, r0 - pad);
+    const R1 = Math.min(h, r1 + pad + 1);
+    const rows = new Float64Array(R1 - R0);
+    for (const { px } of line)
+      for (let y = R0; y < R1; y++) {
+        let s = 0;
+        for (let x = px[0]; x < px[2]; x++) s += inkAt(y * w + x);
+        rows[y - R0] += s;
+      }
+    let peak = 0;
+    for (const v of rows) if (v > peak) peak = v;
+    if (!(peak > 0)) continue;
+    let top = -1;
+    let bot = -1;
+    for (let y = 0; y < rows.length; y++)
+      if (rows[y] >= BAND * peak) {
+        if (top < 0) top = y;
+        bot = y;
+      }
+    const xh = bot - top + 1;
+    const za0 = Math.max(0, top - Math.round(ZONE * xh));
+    const zd1 = Math.min(rows.length, bot + 1 + Math.round(ZONE * xh));
+    for (const { run, px } of line) {
+      const chars = [...run.text];
+      let letters = 0;
+      for (const ch of chars) if (ch.toLowerCase() !== ch.toUpperCase()) letters++;
+      if (letters < 2) continue;
+      const [c0, , c1] = px;
+      const n = c1 - c0;
+      if (n < 3) continue;
+      // the word's ink per column in the band, above it and below it
+      const band = new Float64Array(n);
+      const above = new Float64Array(n);
+      const below = new Float64Array(n);
+      let bandSum = 0;
+      for (let x = 0; x < n; x++) {
+        const col = c0 + x;
+        let a = 0;
+        let m = 0;
+        let b = 0;
+        for (let y = za0; y < top; y++) a += inkAt((R0 + y) * w + col);
+        for (let y = top; y <= bot; y++) m += inkAt((R0 + y) * w + col);
+        for (let y = bot + 1; y < zd1; y++) b += inkAt((R0 + y) * w + col);
+        above[x] = a;
+        band[x] = m;
+        below[x] = b;
+        bandSum += m;
+      }
+      const mean = bandSum / n;
+      if (!(mean > 0)) continue;
+      // the letters laid along the box by their rough widths
+      let total = 0;
+      for (const ch of chars) total += widthOf(ch);
+      let at = 0;
+      for (const ch of chars) {
+        const s0 = Math.floor((at / total) * n);
+        at += widthOf(ch);
+        const s1 = Math.max(s0 + 1, Math.floor((at / total) * n));
+        const pa = ascends(ch);
+        const pd = DESCENDING.has(ch) ? 1 : 0;
+        for (let x = s0; x < Math.min(s1, n); x++) {
+          asc.add(pa, above[x] / mean);
+          desc.add(pd, below[x] / mean);
+        }
+      }
+      judged++;
+    }
+  }
+  if (judged < MIN_WORDS) return undefined;
+  return { ascenders: asc.value(), descenders: desc.value(), words: judged };
+}

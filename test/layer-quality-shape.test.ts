@@ -1,0 +1,108 @@
+// Letter shapes (layerQuality/shape.ts): a layer's ascenders and descenders against a scan's, on drawn pages whose
+// letters are known, and on the OCR-quality data when it is present.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { letterShapes, type PixelMap } from '../src/analyzer/layerQuality/shape';
+import { analyzePdfSync } from '../src/analyzer/index';
+import type { GlyphRun } from '../src/analyzer/types';
+
+const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'ocr-quality', 'files');
+
+const UP = new Set([...'bdfhklt']);
+const DOWN = new Set([...'gjpqy']);
+const WORDS =
+  'the quick brown fox jumps over lazy dogs while eight happy kings bring joy to every quiet village by the deep river bank at night'.split(' ');
+
+/**
+ * A page of `lines` lines of WORDS drawn as a printer would (x-height band, stems above for b d f h k l t, tails below
+ * for g j p q y; every letter 6 pixels wide, a space of 6), and the runs of a layer over it whose text is `textOf(word,
+ * index)`: the drawn word, or another. Pixel space is page space here (map: col = x, row = 1000 − y).
+ */
+function page(
+  lines: number,
+  textOf: (w: string, i: number) => string,
+): { img: { width: number; height: number; data: Uint8Array }; map: PixelMap; runs: GlyphRun[] } {
+  const width = 800;
+  const height = 1000;
+  const data = new Uint8Array(width * height).fill(235);
+  const runs: GlyphRun[] = [];
+  let i = 0;
+  for (let l = 0; l < lines; l++) {
+    const base = 60 + l * 30; // the baseline's row
+    let x = 20;
+    for (let k = 0; k < 8; k++, i++) {
+      const w = WORDS[i % WORDS.length];
+      const x0 = x;
+      for (const ch of w) {
+        const top = UP.has(ch) ? base - 14 : base - 8;
+        const bot = DOWN.has(ch) ? base + 5 : base;
+        for (let y = top; y < bot; y++) for (let c = x + 1; c < x + 5; c++) data[y * width + c] = 40;
+        x += 6;
+      }
+      runs.push({
+        text: textOf(w, i),
+        rect: [x0, 1000 - (base + 6), x, 1000 - (base - 15)],
+        visibility: 'invisible',
+        font: 'F',
+        size: 10,
+        hScale: 1,
+        chars: w.length,
+      });
+      x += 6;
+    }
+  }
+  return { img: { width, height, data }, map: [1, 0, 0, 0, -1, 1000], runs };
+}
+
+test('letter shapes: a layer that reads the scan agrees with it; its words in the wrong boxes do not', () => {
+  const right = page(20, (w) => w);
+  const r = letterShapes(right.img, right.map, right.runs);
+  assert.ok(r, 'judged');
+  assert.ok(r.ascenders > 0.6 && r.descenders > 0.6, JSON.stringify(r));
+  assert.equal(r.words, 160);
+  // the same well-formed words, each in another word's box (a layer from another page, or shuffled)
+  const wrong = page(20, (_, i) => WORDS[(i * 7 + 3) % WORDS.length]);
+  const s = letterShapes(wrong.img, wrong.map, wrong.runs);
+  assert.ok(s, 'judged');
+  assert.ok(s.ascenders < 0.3 && s.descenders < 0.3, JSON.stringify(s));
+  // letters substituted at random in a third of the places: in between
+  const subst = page(20, (w, i) => [...w].map((ch, k) => ((i + k) % 3 === 0 ? 'oaxgkl'[(i + k) % 6] : ch)).join(''));
+  const t = letterShapes(subst.img, subst.map, subst.runs)!;
+  assert.ok(t.ascenders < r.ascenders && t.ascenders > s.ascenders, JSON.stringify(t));
+});
+
+test('letter shapes: no figure from too few words, from blank paper, or when the clock runs out', () => {
+  const few = page(1, (w) => w);
+  assert.equal(letterShapes(few.img, few.map, few.runs), undefined);
+  const p = page(20, (w) => w);
+  const blank = { ...p.img, data: new Uint8Array(p.img.data.length).fill(235) };
+  assert.equal(letterShapes(blank, p.map, p.runs), undefined);
+  assert.equal(
+    letterShapes(p.img, p.map, p.runs, () => true),
+    undefined,
+  );
+  // boxes off the image are left out, not read out of bounds
+  const off = p.runs.map((r) => ({ ...r, rect: [r.rect[0] + 5000, r.rect[1], r.rect[2] + 5000, r.rect[3]] as [number, number, number, number] }));
+  assert.equal(letterShapes(p.img, p.map, off), undefined);
+});
+
+test("letter shapes on the OCR-quality data: another page's words agree far less than a clean layer", (t) => {
+  let clean: Buffer;
+  let other: Buffer;
+  try {
+    clean = readFileSync(join(SHARED, '044-man-sed.pdf'));
+    other = readFileSync(join(SHARED, '028-man-tar.pdf'));
+  } catch {
+    t.skip('../shared/ocr-quality is absent');
+    return;
+  }
+  const shapes = (pdf: Buffer, page: number) =>
+    analyzePdfSync(new Uint8Array(pdf), { layerQuality: true }).pages[page - 1].evidence.layerQuality!.signals.letterShapes as number;
+  // 044 p2 is a clean layer, 028 p3 another page's text laid in this page's lines (labels.jsonl)
+  assert.ok(shapes(clean, 2) > 0.3, String(shapes(clean, 2)));
+  assert.ok(shapes(other, 3) < 0.1, String(shapes(other, 3)));
+});
