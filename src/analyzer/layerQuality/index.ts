@@ -41,9 +41,9 @@ import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
-import { decodeJpegDc, decodeJpegGray } from './jpeg';
+import { type BlockMask, decodeJpegDc, decodeJpegGray } from './jpeg';
 import { type Language, languageEvidence, wordBitsIn, wordLikelihood } from './language';
-import { letterShapes } from './shape';
+import { LINE_PAD as SHAPE_PAD, letterShapes, pixelRect as toPixelRect } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -548,13 +548,16 @@ function shapeSignals(
   budget: Budget | undefined,
   maxPixels: number,
 ): { ascenders: number; descenders: number } | { note: string } {
-  const bytes = scan.width * scan.height + scan.jpeg.length;
+  // the image, its block mask, and the entropy-coded data read in place
+  const bytes = scan.width * scan.height + Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) + scan.jpeg.length;
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
   try {
     const outOfTime = () => budget?.outOfTime('decode') ?? false;
-    const dec = decodeJpegGray(scan.jpeg, maxPixels, outOfTime);
+    // only the blocks under the word boxes' lines are decoded whole; the rest of the page (margins, gaps, figures)
+    // only to its block means
+    const dec = decodeJpegGray(scan.jpeg, maxPixels, outOfTime, 1, shapeBlocks(runs, scan));
     if (!dec.ok) return { note: `scan image not read at letter scale: ${dec.error} (${dec.message})` };
     const map = pixelMap(scan.ctm, dec.image.width, dec.image.height);
     if (!map) return { note: 'the scan image is painted flat' };
@@ -564,6 +567,26 @@ function shapeSignals(
   } finally {
     budget?.release(bytes);
   }
+}
+
+/** The 8×8 blocks letterShapes reads: those under the runs' boxes, widened up and down as it widens a line. */
+function shapeBlocks(runs: GlyphRun[], scan: ScanInput): BlockMask | undefined {
+  const map = pixelMap(scan.ctm, scan.width, scan.height);
+  if (!map) return undefined;
+  const columns = Math.ceil(scan.width / 8);
+  const rows = Math.ceil(scan.height / 8);
+  const want = new Uint8Array(columns * rows);
+  for (const r of runs) {
+    const px = toPixelRect(map, scan.width, scan.height, r.rect);
+    if (!px) continue;
+    const pad = SHAPE_PAD * (px[3] - px[1]) + 2;
+    const b0 = Math.max(0, Math.floor((px[1] - pad) / 8));
+    const b1 = Math.min(rows - 1, Math.floor((px[3] + pad) / 8));
+    const a0 = Math.max(0, Math.floor(px[0] / 8) - 1);
+    const a1 = Math.min(columns - 1, Math.floor(px[2] / 8) + 1);
+    for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
+  }
+  return { columns, rows, want };
 }
 
 function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): InkResult {

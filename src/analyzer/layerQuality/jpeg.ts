@@ -25,6 +25,8 @@ interface Huffman {
   values: Uint8Array;
   /** 9-bit lookahead: (length << 8) | value, 0 when the code is longer */
   fast: Uint16Array;
+  /** acValueTable of this table, made when a full decode first needs it */
+  acValues?: Uint32Array;
 }
 
 interface Component {
@@ -94,9 +96,15 @@ function buildHuffman(counts: Uint8Array, values: Uint8Array): Huffman {
  * Decodes the luminance of a baseline JPEG. `maxPixels` bounds width × height; `outOfTime` is asked once per MCU row.
  * Never throws.
  */
-export function decodeJpegGray(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean = () => false, scale: 1 | 2 | 4 | 8 = 1): JpegResult {
+export function decodeJpegGray(
+  buf: Uint8Array,
+  maxPixels: number,
+  outOfTime: () => boolean = () => false,
+  scale: 1 | 2 | 4 | 8 = 1,
+  blocks?: BlockMask,
+): JpegResult {
   try {
-    return decode(buf, maxPixels, outOfTime, scale);
+    return decode(buf, maxPixels, outOfTime, scale, blocks);
   } catch (e) {
     return { ok: false, error: 'damaged', message: String(e instanceof Error ? e.message : e).slice(0, 160) };
   }
@@ -112,10 +120,21 @@ export function decodeJpegDc(buf: Uint8Array, maxPixels: number, outOfTime: () =
 }
 
 /**
+ * The 8×8 blocks of the image a caller needs whole: `want[by · columns + bx]` non-zero (columns = ⌈width / 8⌉, rows =
+ * ⌈height / 8⌉ of the full image). The other blocks get their mean (no inverse DCT). A mask whose size is not the
+ * image's is ignored.
+ */
+export interface BlockMask {
+  columns: number;
+  rows: number;
+  want: Uint8Array;
+}
+
+/**
  * `scale` 2 or 4 gives the image at half or a quarter of its size (each sample the IDCT at the centre of 2×2 or 4×4
  * pixels); 8 gives the block means (DC only).
  */
-function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number): JpegResult {
+function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number, blocks?: BlockMask): JpegResult {
   const n = buf.length;
   if (n < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return { ok: false, error: 'damaged', message: 'no SOI marker' };
   const qt: Int32Array[] = [];
@@ -251,6 +270,12 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
           out,
           outOfTime,
           scale,
+          blocks &&
+            blocks.columns === Math.ceil(width / 8) &&
+            blocks.rows === Math.ceil(height / 8) &&
+            blocks.want.length >= blocks.columns * blocks.rows
+            ? blocks
+            : undefined,
         );
         if (after < 0) return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
         p = after;
@@ -282,6 +307,7 @@ function scan(
   out: Uint8Array,
   outOfTime: () => boolean,
   scale: number,
+  blocks?: BlockMask,
 ): number {
   const COS = cosTable(scale);
   const m = 8 / scale;
@@ -353,20 +379,38 @@ function scan(
     // DCT skips the rest (their terms are zeros; leaving them out changes no sum)
     let rowMask = 1;
     let uMax = 0;
+    const values = ac.acValues ?? (ac.acValues = acValueTable(ac));
     for (let k = 1; k < 64;) {
-      const rs = decodeSym(ac);
-      const r = rs >> 4;
-      const s = rs & 15;
-      if (s === 0) {
-        if (r === 15) {
+      // a symbol and its extra bits at once from the value table; the rest the slow way
+      if (nbits < 16) fill();
+      const e = values[(bits >>> (nbits - AC_VALUE_LOOK)) & AC_VALUE_MASK];
+      let v: number;
+      if (e !== 0) {
+        nbits -= e & 31;
+        const kind = (e >> 5) & 3;
+        if (kind === AC_END) break;
+        if (kind === AC_ZEROS) {
           k += 16;
           continue;
         }
-        break;
+        k += (e >> 8) & 15;
+        if (k > 63) break;
+        v = (e >>> 16) - 32768;
+      } else {
+        const rs = decodeSym(ac);
+        const r = rs >> 4;
+        const s = rs & 15;
+        if (s === 0) {
+          if (r === 15) {
+            k += 16;
+            continue;
+          }
+          break;
+        }
+        k += r;
+        if (k > 63) break;
+        v = extend(getBits(s), s);
       }
-      k += r;
-      if (k > 63) break;
-      const v = extend(getBits(s), s);
       if (store) {
         const z = ZIGZAG[k];
         coef[z] = v;
@@ -381,7 +425,7 @@ function scan(
     if (!q) throw new Damaged('missing quantisation table');
     const x0 = bx * m;
     const y0 = by * m;
-    if (allZero) {
+    if (allZero || (blocks !== undefined && blocks.want[by * blocks.columns + bx] === 0)) {
       const val = clamp(Math.round((coef[0] * q[0]) / 8 + 128));
       for (let y = 0; y < m; y++) {
         const yy = y0 + y;
@@ -392,6 +436,10 @@ function scan(
       return;
     }
     for (let i = 0; i < 64; i++) coef[i] *= q[i];
+    if (m === 8 && x0 + 8 <= ow && y0 + 8 <= oh) {
+      idct8(coef, rowMask, COS, tmp, out, y0 * ow + x0, ow);
+      return;
+    }
     // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency), for the rows holding coefficients
     for (let v = 0; v < 8; v++) {
       if (!((rowMask >> v) & 1)) continue;
@@ -484,6 +532,97 @@ function acSkipTable(h: Huffman, look = AC_LOOK): Uint16Array {
       const shift = look - len;
       const base = code << shift;
       for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
+    }
+    code <<= 1;
+  }
+  return t;
+}
+
+/**
+ * The full-size inverse DCT of one dequantised block into out (row stride `stride`, from `at`), by rows then columns,
+ * each 8-point transform split into its even and odd halves: C[7 − x][u] = (−1)^u C[x][u], so out[x] = E + O and
+ * out[7 − x] = E − O with E over the even frequencies and O over the odd ones (half the multiplications of the
+ * direct sums; the same values to rounding). Rows without a coefficient (rowMask) are zeros.
+ */
+function idct8(coef: Int32Array, rowMask: number, C: Float64Array, tmp: Float64Array, out: Uint8Array, at: number, stride: number): void {
+  for (let v = 0; v < 8; v++) {
+    const r = v * 8;
+    if (!((rowMask >> v) & 1)) {
+      tmp.fill(0, r, r + 8);
+      continue;
+    }
+    const f0 = coef[r];
+    const f1 = coef[r + 1];
+    const f2 = coef[r + 2];
+    const f3 = coef[r + 3];
+    const f4 = coef[r + 4];
+    const f5 = coef[r + 5];
+    const f6 = coef[r + 6];
+    const f7 = coef[r + 7];
+    for (let x = 0; x < 4; x++) {
+      const c = x * 8;
+      const e = C[c] * f0 + C[c + 2] * f2 + C[c + 4] * f4 + C[c + 6] * f6;
+      const o = C[c + 1] * f1 + C[c + 3] * f3 + C[c + 5] * f5 + C[c + 7] * f7;
+      tmp[r + x] = e + o;
+      tmp[r + 7 - x] = e - o;
+    }
+  }
+  for (let x = 0; x < 8; x++) {
+    const g0 = tmp[x];
+    const g1 = tmp[8 + x];
+    const g2 = tmp[16 + x];
+    const g3 = tmp[24 + x];
+    const g4 = tmp[32 + x];
+    const g5 = tmp[40 + x];
+    const g6 = tmp[48 + x];
+    const g7 = tmp[56 + x];
+    for (let y = 0; y < 4; y++) {
+      const c = y * 8;
+      const e = C[c] * g0 + C[c + 2] * g2 + C[c + 4] * g4 + C[c + 6] * g6 + 128;
+      const o = C[c + 1] * g1 + C[c + 3] * g3 + C[c + 5] * g5 + C[c + 7] * g7;
+      out[at + y * stride + x] = clamp(Math.round(e + o));
+      out[at + (7 - y) * stride + x] = clamp(Math.round(e - o));
+    }
+  }
+}
+
+/** bits the AC value table looks at once */
+const AC_VALUE_LOOK = 11;
+const AC_VALUE_MASK = (1 << AC_VALUE_LOOK) - 1;
+/** kinds of AC value table entries: a coefficient, the end of the block, a run of 16 zeros */
+const AC_VALUE = 1;
+const AC_END = 2;
+const AC_ZEROS = 3;
+
+/**
+ * Every AC symbol whose code and extra bits fit in AC_VALUE_LOOK bits, decoded: an entry is ((value + 32768) << 16) |
+ * (zeros before it << 8) | (kind << 5) | bits consumed; 0 when the symbol does not fit (the decoder then reads it the
+ * slow way).
+ */
+function acValueTable(h: Huffman): Uint32Array {
+  const look = AC_VALUE_LOOK;
+  const t = new Uint32Array(1 << look);
+  let code = 0;
+  let k = 0;
+  for (let len = 1; len <= look; len++) {
+    const count = k < h.values.length ? countOfLength(h, len) : 0;
+    for (let i = 0; i < count; i++, code++, k++) {
+      const rs = h.values[k];
+      const s = rs & 15;
+      const r = rs >> 4;
+      const shift = look - len;
+      const base = code << shift;
+      if (s === 0) {
+        const entry = ((r === 15 ? AC_ZEROS : AC_END) << 5) | len;
+        for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
+        continue;
+      }
+      if (len + s > look) continue;
+      for (let j = 0; j < 1 << shift; j++) {
+        const extra = (j >> (shift - s)) & ((1 << s) - 1);
+        const v = extra < 1 << (s - 1) ? extra - (1 << s) + 1 : extra;
+        t[base + j] = (((v + 32768) << 16) >>> 0) + ((r << 8) | (AC_VALUE << 5) | (len + s));
+      }
     }
     code <<= 1;
   }

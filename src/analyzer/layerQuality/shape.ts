@@ -84,8 +84,11 @@ class Correlation {
   }
 }
 
+/** a line is read this many of its boxes' heights above and below them (its ascenders and descenders may reach out) */
+export const LINE_PAD = 0.5;
+
 /** The pixel rectangle [c0, r0, c1, r1) of a page rectangle (its bounding box under the map), clipped; undefined outside. */
-function pixels(map: PixelMap, w: number, h: number, r: readonly number[]): [number, number, number, number] | undefined {
+export function pixelRect(map: PixelMap, w: number, h: number, r: readonly number[]): [number, number, number, number] | undefined {
   const [a, b, c, d, e, f] = map;
   const xs = [a * r[0] + b * r[1] + c, a * r[2] + b * r[1] + c, a * r[0] + b * r[3] + c, a * r[2] + b * r[3] + c];
   const ys = [d * r[0] + e * r[1] + f, d * r[2] + e * r[1] + f, d * r[0] + e * r[3] + f, d * r[2] + e * r[3] + f];
@@ -128,7 +131,7 @@ export function letterShapes(
   for (const run of runs) {
     if (words >= MAX_WORDS) break;
     if (!run.text) continue;
-    const px = pixels(map, w, h, run.rect);
+    const px = pixelRect(map, w, h, run.rect);
     if (!px) continue;
     const key = Math.round(px[1] / 2) * 65536 + Math.round(px[3] / 2);
     let line = lines.get(key);
@@ -147,7 +150,7 @@ export function letterShapes(
       r0 = Math.min(r0, px[1]);
       r1 = Math.max(r1, px[3]);
     }
-    const pad = Math.round(0.5 * (r1 - r0));
+    const pad = Math.round(LINE_PAD * (r1 - r0));
     const R0 = Math.max(0, r0 - pad);
     const R1 = Math.min(h, r1 + pad + 1);
     const rows = new Float64Array(R1 - R0);
