@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { letterShapes, type PixelMap } from '../src/analyzer/layerQuality/shape';
+import { letterShapes, type LetterShapes, type PixelMap } from '../src/analyzer/layerQuality/shape';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun } from '../src/analyzer/types';
 
@@ -58,36 +58,52 @@ function page(
   return { img: { width, height, data }, map: [1, 0, 0, 0, -1, 1000], runs };
 }
 
+/** the figure, failing the test when there is none */
+function judged(x: LetterShapes | string): LetterShapes {
+  if (typeof x === 'string') assert.fail(`no figure: ${x}`);
+  return x;
+}
+
 test('letter shapes: a layer that reads the scan agrees with it; its words in the wrong boxes do not', () => {
   const right = page(20, (w) => w);
-  const r = letterShapes(right.img, right.map, right.runs);
-  assert.ok(r, 'judged');
+  const r = judged(letterShapes(right.img, right.map, right.runs));
   assert.ok(r.ascenders > 0.6 && r.descenders > 0.6, JSON.stringify(r));
   assert.equal(r.words, 160);
   // the same well-formed words, each in another word's box (a layer from another page, or shuffled)
   const wrong = page(20, (_, i) => WORDS[(i * 7 + 3) % WORDS.length]);
-  const s = letterShapes(wrong.img, wrong.map, wrong.runs);
-  assert.ok(s, 'judged');
+  const s = judged(letterShapes(wrong.img, wrong.map, wrong.runs));
   assert.ok(s.ascenders < 0.3 && s.descenders < 0.3, JSON.stringify(s));
   // letters substituted at random in a third of the places: in between
   const subst = page(20, (w, i) => [...w].map((ch, k) => ((i + k) % 3 === 0 ? 'oaxgkl'[(i + k) % 6] : ch)).join(''));
-  const t = letterShapes(subst.img, subst.map, subst.runs)!;
+  const t = judged(letterShapes(subst.img, subst.map, subst.runs));
   assert.ok(t.ascenders < r.ascenders && t.ascenders > s.ascenders, JSON.stringify(t));
 });
 
-test('letter shapes: no figure from too few words, from blank paper, or when the clock runs out', () => {
+test('letter shapes: no figure from too few words, from blank paper, or when the clock runs out, and why', () => {
   const few = page(1, (w) => w);
-  assert.equal(letterShapes(few.img, few.map, few.runs), undefined);
+  assert.equal(letterShapes(few.img, few.map, few.runs), 'too few words on ink');
   const p = page(20, (w) => w);
   const blank = { ...p.img, data: new Uint8Array(p.img.data.length).fill(235) };
-  assert.equal(letterShapes(blank, p.map, p.runs), undefined);
+  assert.equal(letterShapes(blank, p.map, p.runs), 'too few words on ink');
   assert.equal(
     letterShapes(p.img, p.map, p.runs, () => true),
-    undefined,
+    'out of time',
   );
   // boxes off the image are left out, not read out of bounds
   const off = p.runs.map((r) => ({ ...r, rect: [r.rect[0] + 5000, r.rect[1], r.rect[2] + 5000, r.rect[3]] as [number, number, number, number] }));
-  assert.equal(letterShapes(p.img, p.map, off), undefined);
+  assert.equal(letterShapes(p.img, p.map, off), 'too few words on ink');
+});
+
+test('letter shapes: thousands of page-sized boxes are not read thousands of times', () => {
+  const p = page(20, (w) => w);
+  const huge = Array.from({ length: 4000 }, (_, i) => ({
+    ...p.runs[i % p.runs.length],
+    rect: [0, 0, 800, 1000] as [number, number, number, number],
+  }));
+  const t0 = process.hrtime.bigint();
+  assert.equal(letterShapes(p.img, p.map, huge), 'the word boxes overlap too much');
+  // generous: the bound stops it after a few reads of the image (4000 full reads would take minutes)
+  assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 < 5000);
 });
 
 test("letter shapes on the OCR-quality data: another page's words agree far less than a clean layer", (t) => {

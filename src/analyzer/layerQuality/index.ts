@@ -562,8 +562,7 @@ function shapeSignals(
     const map = pixelMap(scan.ctm, dec.image.width, dec.image.height);
     if (!map) return { note: 'the scan image is painted flat' };
     const sh = letterShapes(dec.image, map, runs, outOfTime);
-    if (!sh) return { note: outOfTime() ? 'out of time reading letter shapes' : 'too few words on ink to compare letter shapes' };
-    return sh;
+    return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
   } finally {
     budget?.release(bytes);
   }

@@ -33,6 +33,8 @@ const MAX_WORDS = 4000;
 const BAND = 0.5;
 /** the zones above and below the band reach this many band heights */
 const ZONE = 0.7;
+/** pixels read at most, per pixel of the image (a page's lines read each of their pixels about twice) */
+const MAX_READS_PER_PIXEL = 8;
 /** ink must be this much darker than paper (of 255) to count: paper grain and JPEG ringing stay out */
 const MARGIN = 8;
 
@@ -101,16 +103,17 @@ export function pixelRect(map: PixelMap, w: number, h: number, r: readonly numbe
 }
 
 /**
- * The letter-shape agreement of a layer's runs with a scan (`img`, placed by `map`). undefined when fewer than
- * MIN_WORDS words could be judged (no lines, no ink, too little text). `outOfTime` is asked once per line; when it
- * says yes, the figure is undefined (a correlation over a part of the page chosen by the clock is no evidence).
+ * The letter-shape agreement of a layer's runs with a scan (`img`, placed by `map`), or why there is none: fewer than
+ * MIN_WORDS words could be judged (no lines, no ink, too little text), the boxes overlap so that reading them would
+ * take more than MAX_READS_PER_PIXEL reads per pixel, or the time ran out (`outOfTime` is asked once per line: a
+ * correlation over a part of the page chosen by the clock is no evidence).
  */
 export function letterShapes(
   img: GrayImage,
   map: PixelMap,
   runs: readonly GlyphRun[],
   outOfTime: () => boolean = () => false,
-): LetterShapes | undefined {
+): LetterShapes | string {
   const { width: w, height: h, data } = img;
   // ink: darkness below the paper level (the 75th percentile: a text page is mostly paper) less a margin
   const hist = new Uint32Array(256);
@@ -142,8 +145,12 @@ export function letterShapes(
   const asc = new Correlation();
   const desc = new Correlation();
   let judged = 0;
+  // pixels read: word boxes that overlap (or a hostile layer's thousands of page-sized boxes) would read the image many
+  // times over; past MAX_READS_PER_PIXEL times its size the page gets no figure
+  let reads = 0;
+  const maxReads = MAX_READS_PER_PIXEL * w * h;
   for (const line of lines.values()) {
-    if (outOfTime()) return undefined;
+    if (outOfTime()) return 'out of time';
     let r0 = h;
     let r1 = 0;
     for (const { px } of line) {
@@ -153,6 +160,8 @@ export function letterShapes(
     const pad = Math.round(LINE_PAD * (r1 - r0));
     const R0 = Math.max(0, r0 - pad);
     const R1 = Math.min(h, r1 + pad + 1);
+    for (const { px } of line) reads += 2 * (R1 - R0) * (px[2] - px[0]);
+    if (reads > maxReads) return 'the word boxes overlap too much';
     const rows = new Float64Array(R1 - R0);
     for (const { px } of line)
       for (let y = R0; y < R1; y++) {
@@ -219,6 +228,6 @@ export function letterShapes(
       judged++;
     }
   }
-  if (judged < MIN_WORDS) return undefined;
+  if (judged < MIN_WORDS) return 'too few words on ink';
   return { ascenders: asc.value(), descenders: desc.value(), words: judged };
 }
