@@ -8,8 +8,9 @@
 // Built byte by byte, like scripts/make-fixtures.mjs (which this does not touch: rerunning that one rewrites every
 // analyzer fixture, and qpdf draws fresh salts for the AES ones). The output is committed; nothing regenerates it.
 //
-// Every scan page is the same baseline JPEG: a page image (2 px a point) with a dark bar where each word of a paragraph
-// is, coded with DC coefficients only (each 8×8 block one flat grey, which is all the analyzer's ink map reads). Over
+// Every scan page is the same baseline JPEG: a page image (4 px a point) with each word of a paragraph drawn coarsely
+// as print (x-height bodies, stems and tails where its letters have them), coded with DC coefficients only (each 8×8
+// block one flat grey: the analyzer's ink map reads block means, its letter shapes the blocks' stems and tails). Over
 // it, an invisible (3 Tr) OCR layer in GlyphLessFont as Tesseract writes it, each word placed on its box with Tm and
 // stretched to it with Tz:
 //   p1  the paragraph's words on their boxes                                → ocr-layer, good
@@ -36,7 +37,7 @@ const W = 612;
 const H = 792;
 const SIZE = 12;
 /** pixels a point in the scan */
-const DPP = 2;
+const DPP = 4;
 
 /** The words of the paragraph, laid out at 6.6 pt a character, 18 pt between lines, from y = 700 down. */
 const WORDS = [];
@@ -152,14 +153,37 @@ function jpegDcOnly(gray, w, h) {
   ]);
 }
 
-/** The scan: paper with a dark bar over each word's letters (baseline − 1 pt to baseline + 7 pt). */
+const ASCENDS = new Set([...'bdfhklt']);
+const DESCENDS = new Set([...'gjpqy']);
+
+/**
+ * The scan: paper with each word's letters drawn as print has them, coarsely: a body in the x-height band (baseline to
+ * 5 pt above), a stem up to 9 pt for b d f h k l t, capitals and digits 8.5 pt tall, a tail down to 3 pt below for
+ * g j p q y, a dot over i and j; 6.6 pt a letter. At 4 px a point the 8×8 blocks (all the JPEG keeps) still show
+ * where the stems and tails are, which the analyzer's letter shapes compare with the layer's words.
+ */
 function scanJpeg() {
   const w = W * DPP;
   const h = H * DPP;
   const px = Buffer.alloc(w * h, 0xf2);
+  const fill = (x0, x1, y0, y1) => {
+    for (let y = Math.round((H - y1) * DPP); y < Math.round((H - y0) * DPP); y++)
+      for (let x = Math.round(x0 * DPP); x < Math.round(x1 * DPP); x++) px[y * w + x] = 0x28;
+  };
   for (const word of WORDS)
-    for (let y = Math.round((H - (word.y + 7)) * DPP); y < Math.round((H - (word.y - 1)) * DPP); y++)
-      for (let x = Math.round(word.x * DPP); x < Math.round((word.x + word.width) * DPP); x++) px[y * w + x] = 0x28;
+    [...word.text].forEach((ch, i) => {
+      const x0 = word.x + i * 6.6 + 0.8;
+      const x1 = x0 + 5;
+      const y = word.y;
+      if (ch >= 'A' && ch <= 'Z') fill(x0, x1, y, y + 8.5);
+      else if (ch >= '0' && ch <= '9') fill(x0, x1, y, y + 8.5);
+      else if (/[a-z]/.test(ch)) {
+        fill(x0, x1, y, y + 5);
+        if (ASCENDS.has(ch)) fill(x0, x0 + 1.6, y + 5, y + 9);
+        if (DESCENDS.has(ch)) fill(x1 - 1.6, x1, y - 3, y);
+        if (ch === 'i' || ch === 'j') fill(x0 + 1.5, x0 + 3, y + 6.5, y + 8);
+      } else if (ch === ',' || ch === '.') fill(x0, x0 + 1.6, y - (ch === ',' ? 2 : 0), y + 1.2);
+    });
   return { bytes: jpegDcOnly(px, w, h), w, h };
 }
 
