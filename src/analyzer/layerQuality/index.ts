@@ -41,9 +41,9 @@ import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
-import { type BlockMask, decodeJpegDc, decodeJpegGray } from './jpeg';
+import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
 import { type Language, languageEvidence, wordBitsIn, wordLikelihood } from './language';
-import { LINE_PAD as SHAPE_PAD, letterShapes, pixelRect as toPixelRect } from './shape';
+import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -184,7 +184,29 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     const l = wordLikelihood(runs[i].text, x.language, x.second);
     if (l !== undefined) runs[i].likelihood = l;
   }
-  const ink = input.scan ? inkSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000) : { note: 'no scan image' };
+  const maxScanPixels = input.maxScanPixels ?? 40_000_000;
+  // the scan decoded whole for the letter shapes gives its block means too: one walk of its entropy-coded data serves
+  // the ink map as well
+  const whole = input.scan ? readWhole(runs, input.scan, input.budget, maxScanPixels) : undefined;
+  try {
+    return scoreWith(input, runs, x, signals, whole);
+  } finally {
+    if (whole && 'release' in whole) whole.release();
+  }
+}
+
+/** layerQuality's second half: the image evidence (`whole`: the scan decoded whole, or why not) and the estimate */
+function scoreWith(
+  input: LayerQualityInput,
+  runs: GlyphRun[],
+  x: TextSignals,
+  signals: LayerQuality['signals'],
+  whole: Whole | { note: string } | undefined,
+): LayerQuality {
+  const { layer } = input;
+  const ink = input.scan
+    ? inkSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000, whole && 'means' in whole ? whole.means : undefined)
+    : { note: 'no scan image' };
   if ('note' in ink) {
     signals.image = ink.note;
     x.values.inkMissed = INK_MISSED_UNKNOWN;
@@ -198,8 +220,8 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     x.values.boxesOffInk = ink.boxesOffInk;
   }
   let shapes: number | undefined;
-  if (input.scan) {
-    const sh = shapeSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000);
+  if (whole) {
+    const sh = 'note' in whole ? whole : shapeSignals(runs, whole, () => input.budget?.outOfTime('decode') ?? false);
     if ('note' in sh) signals.letterShapesNote = sh.note;
     else {
       shapes = (sh.ascenders + sh.descenders) / 2;
@@ -533,39 +555,70 @@ function inkSignals(
   scan: ScanInput,
   budget: Budget | undefined,
   maxPixels: number,
+  means?: GrayImage,
 ): { inkMissed: number; textInkMissed: number; boxesOffInk: number } | { note: string } {
-  const ink = inkOf(scan, budget, maxPixels);
+  const ink = inkOf(scan, budget, maxPixels, means);
   return 'note' in ink ? ink : inkCoverage(ink.map, runs);
 }
 
+/** the scan decoded whole (at the letter shapes' scale), with its block means, charged to the budget until released */
+interface Whole {
+  image: GrayImage;
+  means: GrayImage;
+  map: PixelMap;
+  release: () => void;
+}
+
 /**
- * The letter shapes (shape.ts) of the runs on the scan, decoded whole for it (width × height bytes, charged to the
- * budget while it lives), or a note saying why not.
+ * The scan decoded whole for the letter shapes (width × height bytes at its scale, charged to the budget until
+ * released; only the blocks under the word lines through the inverse DCT), or a note saying why not.
  */
-function shapeSignals(
-  runs: GlyphRun[],
-  scan: ScanInput,
-  budget: Budget | undefined,
-  maxPixels: number,
-): { ascenders: number; descenders: number } | { note: string } {
-  // the image, its block mask, and the entropy-coded data read in place
-  const bytes = scan.width * scan.height + Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) + scan.jpeg.length;
+function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined, maxPixels: number): Whole | { note: string } {
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
+  const scale = shapeScale(runs, scan);
+  // the image (at that scale), its block means and mask, and the entropy-coded data read in place
+  const bytes =
+    Math.ceil(scan.width / scale) * Math.ceil(scan.height / scale) + 2 * Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) + scan.jpeg.length;
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
-  try {
-    const outOfTime = () => budget?.outOfTime('decode') ?? false;
-    // only the blocks under the word boxes' lines are decoded whole; the rest of the page (margins, gaps, figures)
-    // only to its block means
-    const dec = decodeJpegGray(scan.jpeg, maxPixels, outOfTime, 1, shapeBlocks(runs, scan));
-    if (!dec.ok) return { note: `scan image not read at letter scale: ${dec.error} (${dec.message})` };
-    const map = pixelMap(scan.ctm, dec.image.width, dec.image.height);
-    if (!map) return { note: 'the scan image is painted flat' };
-    const sh = letterShapes(dec.image, map, runs, outOfTime);
-    return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
-  } finally {
-    budget?.release(bytes);
+  const release = () => budget?.release(bytes);
+  const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale, shapeBlocks(runs, scan), true);
+  const map = dec.ok ? pixelMap(scan.ctm, dec.image.width, dec.image.height) : undefined;
+  if (!dec.ok || !dec.means || !map) {
+    release();
+    return { note: !dec.ok ? `scan image not read at letter scale: ${dec.error} (${dec.message})` : 'the scan image is painted flat' };
   }
+  return { image: dec.image, means: dec.means, map, release };
+}
+
+/** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
+function shapeSignals(runs: GlyphRun[], whole: Whole, outOfTime: () => boolean): { ascenders: number; descenders: number } | { note: string } {
+  const sh = letterShapes(whole.image, whole.map, runs, outOfTime);
+  return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
+}
+
+/** word boxes at least this many pixels tall (median) are read at half or a quarter of the scan's size */
+const SHAPE_LINE_PX = 16;
+
+/**
+ * The scale the scan is decoded at for the letter shapes: 1, or 2 or 4 when the word boxes (their median height in
+ * the scan's pixels) stay at least SHAPE_LINE_PX tall at it. A 300 dpi scan holds its letters in four times the pixels
+ * the shapes need; the dev split's 72–150 dpi scans are read whole.
+ */
+function shapeScale(runs: GlyphRun[], scan: ScanInput): 1 | 2 | 4 {
+  const map = pixelMap(scan.ctm, scan.width, scan.height);
+  if (!map) return 1;
+  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  let n = 0;
+  for (const r of runs) {
+    if (n >= hs.length) break;
+    if (r.chars < 2) continue;
+    const px = toPixelRect(map, scan.width, scan.height, r.rect);
+    if (px) hs[n++] = px[3] - px[1];
+  }
+  if (n === 0) return 1;
+  const h = median(hs.subarray(0, n));
+  return h >= 4 * SHAPE_LINE_PX ? 4 : h >= 2 * SHAPE_LINE_PX ? 2 : 1;
 }
 
 /** The 8×8 blocks letterShapes reads: those under the runs' boxes, widened up and down as it widens a line. */
@@ -588,10 +641,15 @@ function shapeBlocks(runs: GlyphRun[], scan: ScanInput): BlockMask | undefined {
   return { columns, rows, want };
 }
 
-function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): InkResult {
+function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, means?: GrayImage): InkResult {
   const cache = budget && scan.key ? (inkCache.get(budget) ?? new Map<object, { ink: InkResult; bytes: number }>()) : undefined;
   const hit = cache?.get(scan.key!);
   if (hit) return hit.ink;
+  if (means) {
+    // the block means at hand (from the letter shapes' full decode): no second walk of the entropy-coded data
+    const m = inkMap(means, scan.ctm);
+    return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
+  }
   // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once
   const samples = Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8);
   const work = samples * 8 + scan.jpeg.length;
@@ -607,6 +665,16 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number): 
   } finally {
     budget?.release(work);
   }
+  return remember(cache, budget, scan, ink);
+}
+
+/** An image's ink map kept for the document's other pages that paint it (not when the time ran out: no verdict) */
+function remember(
+  cache: Map<object, { ink: InkResult; bytes: number }> | undefined,
+  budget: Budget | undefined,
+  scan: ScanInput,
+  ink: InkResult,
+): InkResult {
   if (cache && budget && !('note' in ink && /out-of-time/.test(ink.note))) {
     const bytes = 'map' in ink ? ink.map.width * ink.map.height * 5 : 0;
     if (bytes === 0 || budget.tryCharge(bytes, 'decode')) {

@@ -15,7 +15,9 @@ export interface GrayImage {
 }
 
 export type JpegResult =
-  { ok: true; image: GrayImage } | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
+  /** `means`: the block means (an eighth of the size, as decodeJpegDc gives them), when asked for with a full decode */
+  | { ok: true; image: GrayImage; means?: GrayImage }
+  | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
 
 interface Huffman {
   /** per code length 1..16: the largest code of that length (-1 if none), and where its values start */
@@ -27,6 +29,9 @@ interface Huffman {
   fast: Uint16Array;
   /** acValueTable of this table, made when a full decode first needs it */
   acValues?: Uint32Array;
+  /** acSkipTable and acMultiTable of this table, made when a full decode first skips a block */
+  acSkip?: Uint16Array;
+  acMulti?: Uint32Array;
 }
 
 interface Component {
@@ -102,9 +107,10 @@ export function decodeJpegGray(
   outOfTime: () => boolean = () => false,
   scale: 1 | 2 | 4 | 8 = 1,
   blocks?: BlockMask,
+  withMeans = false,
 ): JpegResult {
   try {
-    return decode(buf, maxPixels, outOfTime, scale, blocks);
+    return decode(buf, maxPixels, outOfTime, scale, blocks, withMeans);
   } catch (e) {
     return { ok: false, error: 'damaged', message: String(e instanceof Error ? e.message : e).slice(0, 160) };
   }
@@ -134,7 +140,7 @@ export interface BlockMask {
  * `scale` 2 or 4 gives the image at half or a quarter of its size (each sample the IDCT at the centre of 2×2 or 4×4
  * pixels); 8 gives the block means (DC only).
  */
-function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number, blocks?: BlockMask): JpegResult {
+function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, scale: number, blocks?: BlockMask, withMeans = false): JpegResult {
   const n = buf.length;
   if (n < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return { ok: false, error: 'damaged', message: 'no SOI marker' };
   const qt: Int32Array[] = [];
@@ -147,6 +153,7 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
   let vmax = 1;
   let restart = 0;
   let out: Uint8Array | undefined;
+  let means: Uint8Array | undefined;
   let p = 2;
   const u16 = (at: number) => {
     if (at + 1 >= n) throw new Damaged('truncated segment');
@@ -227,6 +234,7 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
           c.bh = mcusY * c.v;
         }
         out = new Uint8Array(Math.ceil(width / scale) * Math.ceil(height / scale)).fill(255);
+        if (withMeans && scale !== 8) means = new Uint8Array(Math.ceil(width / 8) * Math.ceil(height / 8)).fill(255);
         break;
       }
       case 0xc2:
@@ -276,6 +284,7 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
             blocks.want.length >= blocks.columns * blocks.rows
             ? blocks
             : undefined,
+          means,
         );
         if (after < 0) return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
         p = after;
@@ -287,7 +296,10 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
     p = end;
   }
   if (!out) throw new Damaged('no frame');
-  return { ok: true, image: { width: Math.ceil(width / scale), height: Math.ceil(height / scale), data: out } };
+  const image = { width: Math.ceil(width / scale), height: Math.ceil(height / scale), data: out };
+  if (means) return { ok: true, image, means: { width: Math.ceil(width / 8), height: Math.ceil(height / 8), data: means } };
+  if (scale === 8 && withMeans) return { ok: true, image, means: image };
+  return { ok: true, image };
 }
 
 /** Decodes one scan; returns the offset after its entropy-coded data, or -1 when time ran out. */
@@ -308,8 +320,11 @@ function scan(
   outOfTime: () => boolean,
   scale: number,
   blocks?: BlockMask,
+  means?: Uint8Array,
 ): number {
   const COS = cosTable(scale);
+  const mw = Math.ceil(width / 8);
+  const mh = Math.ceil(height / 8);
   const m = 8 / scale;
   const ow = Math.ceil(width / scale);
   const oh = Math.ceil(height / scale);
@@ -363,6 +378,51 @@ function scan(
   const extend = (v: number, t: number) => (v < 1 << (t - 1) ? v - (1 << t) + 1 : v);
   const coef = new Int32Array(64);
   const tmp = new Float64Array(64);
+  /** the output block at (x0, y0) one flat value (clipped to the image) */
+  const fillBlock = (x0: number, y0: number, val: number) => {
+    for (let y = 0; y < m; y++) {
+      const yy = y0 + y;
+      if (yy >= oh) break;
+      const row = yy * ow;
+      for (let x = 0; x < m && x0 + x < ow; x++) out[row + x0 + x] = val;
+    }
+  };
+  const lookMask = (1 << AC_LOOK) - 1;
+  const multiMask = (1 << AC_MULTI) - 1;
+  /** a block's AC symbols passed over: several at a time while they stay inside the block, then one, then the slow way */
+  const skipAc = (ac: Huffman) => {
+    const skip = ac.acSkip ?? (ac.acSkip = acSkipTable(ac, AC_LOOK));
+    const multi = ac.acMulti ?? (ac.acMulti = acMultiTable(ac));
+    for (let k = 1; k < 64;) {
+      if (nbits < 16) fill();
+      const mf = multi[(bits >>> (nbits - AC_MULTI)) & multiMask];
+      if (mf !== 0 && k + ((mf >> 1) & 255) <= 63) {
+        nbits -= mf >>> 9;
+        if (mf & 1) return;
+        k += (mf >> 1) & 255;
+        continue;
+      }
+      const f = skip[(bits >>> (nbits - AC_LOOK)) & lookMask];
+      if (f !== 0) {
+        nbits -= f >> 7;
+        if (f & 1) return;
+        k += (f >> 1) & 63;
+        continue;
+      }
+      const rs = decodeSym(ac);
+      const r = rs >> 4;
+      const sz = rs & 15;
+      if (sz === 0) {
+        if (r === 15) {
+          k += 16;
+          continue;
+        }
+        return;
+      }
+      getBits(sz);
+      k += r + 1;
+    }
+  };
   const decodeBlock = (c: Component, store: boolean, bx: number, by: number) => {
     const dc = dcT[c.td];
     const ac = acT[c.ta];
@@ -370,10 +430,24 @@ function scan(
     const t = decodeSym(dc);
     const diff = t === 0 ? 0 : extend(getBits(t), t);
     c.pred += diff;
-    if (store) {
-      coef.fill(0);
-      coef[0] = c.pred;
+    if (means && store && bx < mw && by < mh) {
+      const q0 = qt[c.tq];
+      if (!q0) throw new Damaged('missing quantisation table');
+      // as the DC-only scan has it: the DC term's mean, q/8 exact in binary
+      means[by * mw + bx] = clamp(Math.round(c.pred * (q0[0] / 8) + 128));
     }
+    // a block whose pixels are not wanted (another component, or outside the caller's mask) needs only its DC: its AC
+    // symbols are skipped several at a time, as the DC-only scan skips them
+    if (!store || (blocks !== undefined && !(bx < blocks.columns && by < blocks.rows && blocks.want[by * blocks.columns + bx] !== 0))) {
+      skipAc(ac);
+      if (!store) return;
+      const q0 = qt[c.tq];
+      if (!q0) throw new Damaged('missing quantisation table');
+      fillBlock(bx * m, by * m, clamp(Math.round((c.pred * q0[0]) / 8 + 128)));
+      return;
+    }
+    coef.fill(0);
+    coef[0] = c.pred;
     let allZero = true;
     // the rows (vertical frequencies) holding a coefficient, and the highest horizontal frequency held: the inverse
     // DCT skips the rest (their terms are zeros; leaving them out changes no sum)
@@ -425,14 +499,8 @@ function scan(
     if (!q) throw new Damaged('missing quantisation table');
     const x0 = bx * m;
     const y0 = by * m;
-    if (allZero || (blocks !== undefined && blocks.want[by * blocks.columns + bx] === 0)) {
-      const val = clamp(Math.round((coef[0] * q[0]) / 8 + 128));
-      for (let y = 0; y < m; y++) {
-        const yy = y0 + y;
-        if (yy >= oh) break;
-        const row = yy * ow;
-        for (let x = 0; x < m && x0 + x < ow; x++) out[row + x0 + x] = val;
-      }
+    if (allZero) {
+      fillBlock(x0, y0, clamp(Math.round((coef[0] * q[0]) / 8 + 128)));
       return;
     }
     for (let i = 0; i < 64; i++) coef[i] *= q[i];

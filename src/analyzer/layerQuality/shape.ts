@@ -116,12 +116,14 @@ export function letterShapes(
 ): LetterShapes | string {
   const { width: w, height: h, data } = img;
   // ink: darkness below the paper level (the 75th percentile: a text page is mostly paper) less a margin
+  // (a third of the pixels, every third in memory order, is sample enough for a percentile)
   const hist = new Uint32Array(256);
-  for (let i = 0; i < data.length; i++) hist[data[i]]++;
+  let sampled = 0;
+  for (let i = 0; i < data.length; i += 3, sampled++) hist[data[i]]++;
   let paper = 255;
   for (let v = 0, acc = 0; v < 256; v++) {
     acc += hist[v];
-    if (acc >= 0.75 * data.length) {
+    if (acc >= 0.75 * sampled) {
       paper = v;
       break;
     }
