@@ -16,8 +16,7 @@ export interface GrayImage {
 
 export type JpegResult =
   /** `means`: the block means (an eighth of the size, as decodeJpegDc gives them), when asked for with a full decode */
-  | { ok: true; image: GrayImage; means?: GrayImage }
-  | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
+  { ok: true; image: GrayImage; means?: GrayImage } | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
 
 interface Huffman {
   /** per code length 1..16: the largest code of that length (-1 if none), and where its values start */
