@@ -429,20 +429,21 @@ function scan(
     const t = decodeSym(dc);
     const diff = t === 0 ? 0 : extend(getBits(t), t);
     c.pred += diff;
-    if (means && store && bx < mw && by < mh) {
-      const q0 = qt[c.tq];
-      if (!q0) throw new Damaged('missing quantisation table');
-      // as the DC-only scan has it: the DC term's mean, q/8 exact in binary
-      means[by * mw + bx] = clamp(Math.round(c.pred * (q0[0] / 8) + 128));
-    }
-    // a block whose pixels are not wanted (another component, or outside the caller's mask) needs only its DC: its AC
-    // symbols are skipped several at a time, as the DC-only scan skips them
-    if (!store || (blocks !== undefined && !(bx < blocks.columns && by < blocks.rows && blocks.want[by * blocks.columns + bx] !== 0))) {
+    // a block of another component needs only its DC (the prediction): its AC symbols are skipped several at a time,
+    // as the DC-only scan skips them
+    if (!store) {
       skipAc(ac);
-      if (!store) return;
-      const q0 = qt[c.tq];
-      if (!q0) throw new Damaged('missing quantisation table');
-      fillBlock(bx * m, by * m, clamp(Math.round((c.pred * q0[0]) / 8 + 128)));
+      return;
+    }
+    const q = qt[c.tq];
+    if (!q) throw new Damaged('missing quantisation table');
+    // the block's mean, as the DC-only scan has it (q/8 and the product are exact in binary)
+    const mean = clamp(Math.round((c.pred * q[0]) / 8 + 128));
+    if (means && bx < mw && by < mh) means[by * mw + bx] = mean;
+    // nor does a block outside the caller's mask: it gets its mean
+    if (blocks !== undefined && !(bx < blocks.columns && by < blocks.rows && blocks.want[by * blocks.columns + bx] !== 0)) {
+      skipAc(ac);
+      fillBlock(bx * m, by * m, mean);
       return;
     }
     coef.fill(0);
@@ -484,22 +485,17 @@ function scan(
         if (k > 63) break;
         v = extend(getBits(s), s);
       }
-      if (store) {
-        const z = ZIGZAG[k];
-        coef[z] = v;
-        allZero = false;
-        rowMask |= 1 << (z >> 3);
-        if ((z & 7) > uMax) uMax = z & 7;
-      }
+      const z = ZIGZAG[k];
+      coef[z] = v;
+      allZero = false;
+      rowMask |= 1 << (z >> 3);
+      if ((z & 7) > uMax) uMax = z & 7;
       k++;
     }
-    if (!store) return;
-    const q = qt[c.tq];
-    if (!q) throw new Damaged('missing quantisation table');
     const x0 = bx * m;
     const y0 = by * m;
     if (allZero) {
-      fillBlock(x0, y0, clamp(Math.round((coef[0] * q[0]) / 8 + 128)));
+      fillBlock(x0, y0, mean);
       return;
     }
     for (let i = 0; i < 64; i++) coef[i] *= q[i];
