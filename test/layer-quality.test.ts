@@ -89,6 +89,41 @@ test('DC-only decoding gives the mean of each 8×8 block of the full decode, to 
   assert.equal(late.ok ? 'ok' : late.error, 'out-of-time');
 });
 
+test('a masked decode: the wanted blocks as the full decode has them, the others flat at their means, and the means as the DC-only scan has them', (t) => {
+  let pdf: Buffer;
+  try {
+    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
+  } catch {
+    t.skip('../shared/ocr-quality is absent');
+    return;
+  }
+  const jpg = firstJpeg(pdf)!;
+  const dc = decodeJpegDc(jpg, 1e8);
+  assert.ok(dc.ok);
+  const columns = dc.image.width;
+  const rows = dc.image.height;
+  // a band of blocks across the middle and a column down the left are wanted
+  const want = new Uint8Array(columns * rows);
+  for (let by = 0; by < rows; by++) for (let bx = 0; bx < columns; bx++) if ((by > rows / 3 && by < rows / 2) || bx < 4) want[by * columns + bx] = 1;
+  for (const scale of [1, 2, 4] as const) {
+    const full = decodeJpegGray(jpg, 1e8, () => false, scale);
+    const part = decodeJpegGray(jpg, 1e8, () => false, scale, { columns, rows, want }, true);
+    assert.ok(full.ok && part.ok && part.means);
+    assert.deepEqual(part.means.data, dc.image.data, `scale ${scale}: the means`);
+    const m = 8 / scale;
+    const W = full.image.width;
+    let differ = 0;
+    for (let by = 0; by < rows; by++)
+      for (let bx = 0; bx < columns; bx++)
+        for (let y = by * m; y < Math.min(full.image.height, (by + 1) * m); y++)
+          for (let x = bx * m; x < Math.min(W, (bx + 1) * m); x++) {
+            const expected = want[by * columns + bx] ? full.image.data[y * W + x] : dc.image.data[by * columns + bx];
+            if (part.image.data[y * W + x] !== expected) differ++;
+          }
+    assert.equal(differ, 0, `scale ${scale}`);
+  }
+});
+
 test('the JPEG decoder refuses what it does not read, with a typed error, and stops on the clock', () => {
   assert.deepEqual(decodeJpegGray(new Uint8Array([1, 2, 3, 4]), 1e6), { ok: false, error: 'damaged', message: 'no SOI marker' });
   // SOI, then a progressive frame header
