@@ -129,7 +129,6 @@ export function letterShapes(
     }
   }
   const level = paper - MARGIN;
-  const inkAt = (i: number): number => (data[i] < level ? level - data[i] : 0);
   // lines: the word boxes on the same pixel rows (to 2 pixels)
   const lines = new Map<number, { run: GlyphRun; px: [number, number, number, number] }[]>();
   let words = 0;
@@ -151,6 +150,8 @@ export function letterShapes(
   // times over; past MAX_READS_PER_PIXEL times its size the page gets no figure
   let reads = 0;
   const maxReads = MAX_READS_PER_PIXEL * w * h;
+  // the ink of a line's words, column by column (one line's at a time; at most the image's size)
+  let columnInk = new Uint8Array(0);
   for (const line of lines.values()) {
     if (outOfTime()) return 'out of time';
     let r0 = h;
@@ -164,13 +165,34 @@ export function letterShapes(
     const R1 = Math.min(h, r1 + pad + 1);
     for (const { px } of line) reads += 2 * (R1 - R0) * (px[2] - px[0]);
     if (reads > maxReads) return 'the word boxes overlap too much';
-    const rows = new Float64Array(R1 - R0);
-    for (const { px } of line)
-      for (let y = R0; y < R1; y++) {
+    // the ink under each word of the line, kept column by column (its zones are sums down a column) while the line's
+    // row profile is summed: the image is read once, row by row
+    const H = R1 - R0;
+    const rows = new Float64Array(H);
+    let need = 0;
+    for (const { px } of line) need += H * (px[2] - px[0]);
+    // a line is a strip of the page: more than the image's size under its words is overlap
+    if (need > w * h) return 'the word boxes overlap too much';
+    if (columnInk.length < need) columnInk = new Uint8Array(need);
+    const ci = columnInk;
+    const offsets: number[] = [];
+    let off = 0;
+    for (const { px } of line) {
+      offsets.push(off);
+      const n = px[2] - px[0];
+      for (let y = 0; y < H; y++) {
+        const row = (R0 + y) * w;
         let s = 0;
-        for (let x = px[0]; x < px[2]; x++) s += inkAt(y * w + x);
-        rows[y - R0] += s;
+        for (let x = 0; x < n; x++) {
+          const d = data[row + px[0] + x];
+          const v = d < level ? level - d : 0;
+          ci[off + x * H + y] = v;
+          s += v;
+        }
+        rows[y] += s;
       }
+      off += H * n;
+    }
     let peak = 0;
     for (const v of rows) if (v > peak) peak = v;
     if (!(peak > 0)) continue;
@@ -184,7 +206,8 @@ export function letterShapes(
     const xh = bot - top + 1;
     const za0 = Math.max(0, top - Math.round(ZONE * xh));
     const zd1 = Math.min(rows.length, bot + 1 + Math.round(ZONE * xh));
-    for (const { run, px } of line) {
+    for (let wi = 0; wi < line.length; wi++) {
+      const { run, px } = line[wi];
       const chars = [...run.text];
       let letters = 0;
       for (const ch of chars) if (ch.toLowerCase() !== ch.toUpperCase()) letters++;
@@ -198,13 +221,13 @@ export function letterShapes(
       const below = new Float64Array(n);
       let bandSum = 0;
       for (let x = 0; x < n; x++) {
-        const col = c0 + x;
+        const col = offsets[wi] + x * H;
         let a = 0;
         let m = 0;
         let b = 0;
-        for (let y = za0; y < top; y++) a += inkAt((R0 + y) * w + col);
-        for (let y = top; y <= bot; y++) m += inkAt((R0 + y) * w + col);
-        for (let y = bot + 1; y < zd1; y++) b += inkAt((R0 + y) * w + col);
+        for (let y = za0; y < top; y++) a += ci[col + y];
+        for (let y = top; y <= bot; y++) m += ci[col + y];
+        for (let y = bot + 1; y < zd1; y++) b += ci[col + y];
         above[x] = a;
         band[x] = m;
         below[x] = b;
