@@ -342,12 +342,12 @@ class SimpleText implements FontText {
   }
 }
 
-/** a simple font's encoding: /Differences names over a base encoding */
+/**
+ * a simple font's encoding: /Differences names over a base encoding. Each code's text is worked out when first asked
+ * for (a page shows few of the 256, and small documents pay for every font they load) and kept by SimpleText's memo,
+ * the only caller: a second cache here was a second 256-entry array filled per font.
+ */
 class SimpleTable {
-  // each code's text is worked out when first asked for: a page shows few of the 256, and small documents pay for
-  // every font they load
-  private readonly cache = new Array<string | undefined | null>(256).fill(null);
-
   constructor(
     private readonly names: (string | undefined)[] | undefined,
     private readonly base: Int32Array | undefined,
@@ -355,10 +355,7 @@ class SimpleTable {
   ) {}
 
   text(code: number): string | undefined {
-    const c = code & 0xff;
-    let t = this.cache[c];
-    if (t === null) t = this.cache[c] = codeText(c, this.names, this.base, this.isType3);
-    return t;
+    return codeText(code & 0xff, this.names, this.base, this.isType3);
   }
 }
 
