@@ -155,3 +155,42 @@ test('ToUnicode text parser: bfchar, bfrange with an array and an advancing targ
   assert.equal(t.get(0x21), 'y');
   assert.equal(t.get(0x30), undefined);
 });
+
+test('ToUnicode text parser: codes kept as numbers read as the strings they stood for', () => {
+  const cmap = [
+    // one unit, a ligature, a code point past U+FFFF (surrogate pair), a 4-byte code, U+0000 (no mapping)
+    '5 beginbfchar <0001> <0041> <0002> <00660069> <0003> <D83DDE00> <00010000> <0042> <0004> <0000> endbfchar',
+    // a short range whose target advances past U+FFFF, then a later entry overwriting a code the range made
+    '1 beginbfrange <0010> <0012> <FFFE> endbfrange 1 beginbfchar <0011> <0043> endbfchar',
+    // cid entries fill only codes no bf entry maps; one lands past U+FFFF
+    '1 begincidrange <0001> <0002> 120 endcidrange 1 begincidchar <0020> 128512 endcidchar',
+  ].join(' ');
+  const t = parseToUnicodeText(new Uint8Array(Buffer.from(cmap, 'latin1')));
+  assert.equal(t.get(1), 'A');
+  assert.equal(t.get(2), 'fi');
+  assert.equal(t.get(3), '\u{1F600}');
+  assert.equal(t.get(0x10000), 'B');
+  assert.equal(t.get(4), undefined);
+  assert.equal(t.get(0x10), '\ufffe');
+  assert.equal(t.get(0x11), 'C');
+  assert.equal(t.get(0x12), String.fromCodePoint(0x10000));
+  assert.equal(t.get(0x20), '\u{1F600}');
+  // asked twice, the same text
+  assert.equal(t.get(1), 'A');
+  // distinct codes: 1, 2, 3, 0x10000, 0x10, 0x11, 0x12, 0x20 (U+0000 defines nothing; the overwrite adds no code)
+  assert.equal(t.size, 8);
+  assert.equal(t.bytes, 200 + 8 * 80);
+  assert.equal(t.truncated, false);
+});
+
+test('ToUnicode text parser: the code bound counts distinct codes and marks the map truncated past it', async () => {
+  const { Budget } = await import('../src/analyzer/budget');
+  const { resolveOptions } = await import('../src/analyzer/options');
+  const budget = new Budget(Infinity, Infinity, resolveOptions({ maxTextCodesPerFont: 3 }));
+  const cmap = '4 beginbfchar <01> <0041> <02> <0042> <01> <0061> <03> <0043> endbfchar 1 beginbfchar <04> <0044> endbfchar';
+  const t = parseToUnicodeText(new Uint8Array(Buffer.from(cmap, 'latin1')), budget);
+  assert.equal(t.get(1), 'a', 'redefining a code held is not a new code');
+  assert.equal(t.get(3), 'C');
+  assert.equal(t.get(4), undefined);
+  assert.equal(t.truncated, true);
+});

@@ -72,7 +72,7 @@ export class ScanContext {
     const map = (this.fontTexts ??= new WeakMap());
     let ft = map.get(font);
     if (!ft) {
-      ft = fontText(d, this.r, this.budget);
+      ft = fontText(d, this.r, this.budget, this.fonts);
       if (!this.budget.tryCharge(ft.bytes, 'fonts')) ft = UNKNOWN_TEXT;
       map.set(font, ft);
     }

@@ -4,7 +4,7 @@
  * later paint can reveal. With the text layer on, the same path runs code by code and records each glyph.
  */
 import type { PageScanner } from './content';
-import { isGlyphlessFont } from './fonts';
+import { isGlyphlessFont, simpleFontTables } from './fonts';
 import { addShading } from './contentPaint';
 import { type Matrix, multiply, transformRect } from './geometry';
 import { type ClipText, type GState, type TextRun, advanceText } from './gstate';
@@ -173,8 +173,36 @@ function showGlyphs(
   const m3 = tm[2] * c[1] + tm[3] * c[3];
   const size = Math.abs(fs) * Math.hypot(m2, m3);
   const rect = glyphRect;
+  const simple = font && !vertical ? simpleFontTables(font) : undefined;
   for (const it of items) {
-    if (it instanceof Uint8Array) {
+    if (it instanceof Uint8Array && simple) {
+      // a simple font's codes are single bytes: its tables read in place, with the same arithmetic as below
+      const cc = simple.chars;
+      const bb = simple.bad;
+      const ww = simple.widths;
+      const cs = ts.charSpace;
+      const ws = ts.wordSpace;
+      const yLo = rise - 0.2 * fs;
+      const yHi = rise + 0.8 * fs;
+      const r2 = rise * m2;
+      const r3 = rise * m3;
+      const fontName = ts.fontName;
+      for (let i = 0; i < it.length; i++) {
+        const k = it[i];
+        const nc = cc[k];
+        // (0 + width): the tally's sum, which turns a width of -0 into 0
+        const adv = (0 + ww[k]) * fs + cs + ws * (k === 32 ? 1 : 0);
+        const m4 = tm[4] * c[0] + tm[5] * c[2] + c[4];
+        const m5 = tm[4] * c[1] + tm[5] * c[3] + c[5];
+        const w = adv * th;
+        boundsInto(rect, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
+        layer.glyph(nc > 0 ? (ft?.text(k) ?? '') : '', nc, rect, r2 + m4, r3 + m5, w * m0 + r2 + m4, w * m1 + r3 + m5, size, fontName, th);
+        chars += nc;
+        bad += bb[k];
+        glyphs++;
+        advanceText(tm, adv, th, false);
+      }
+    } else if (it instanceof Uint8Array) {
       for (let i = 0; i < it.length;) {
         const len = font ? Math.max(1, font.codeLength(it, i)) : 1;
         const have = Math.min(len, it.length - i);

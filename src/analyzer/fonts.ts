@@ -21,7 +21,7 @@
 import { Budget, BudgetExhausted, ChargedLru, limitsOf } from './budget';
 import { isWhite } from './bytes';
 import type { AnalyzerOptions } from './options';
-import { PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
+import { type DecodedStream, PdfDict, PdfStream, PdfValue, Resolver, getArray, getDict, getName, getNumber, isNumber } from './objects';
 import type { FontEvidence } from './types';
 import {
   CLASS_BAD,
@@ -149,6 +149,12 @@ export class FontCache {
   private readonly cmaps: ChargedLru<PdfStream, ParsedCMap>;
   private readonly oversize = new WeakSet<PdfDict>();
   private readonly env: FontEnv;
+  /**
+   * With the text layer on: the CMap stream this cache decoded last, and its bytes. The layer reads a font's ToUnicode
+   * again for its text right after the font is loaded (textLayerFonts.ts); it takes these bytes instead of inflating
+   * the stream a second time. One stream at most, for as long as the document's fonts live.
+   */
+  private lastDecoded: DecodedCMap | undefined;
 
   constructor(
     r: Resolver,
@@ -158,18 +164,32 @@ export class FontCache {
     const cmapShare = Math.floor(maxBytes / 4);
     this.fonts = new ChargedLru(budget, 'fonts', maxBytes - cmapShare);
     this.cmaps = new ChargedLru(budget, 'cmap', cmapShare);
+    const keep = budget.limits.textLayer === true || budget.limits.layerQuality === true;
     this.env = {
       r,
       budget,
       cmap: (s) => {
         let p = this.cmaps.get(s);
         if (!p) {
-          p = parseCMapStream(s, r, budget);
+          p = parseCMapStream(s, r, budget, keep ? this : undefined);
           this.cmaps.set(s, p, cmapBytes(p));
         }
         return p;
       },
     };
+  }
+
+  /** the bytes of `s` if this cache decoded it last (see lastDecoded); each decoding is handed out once */
+  takeDecoded(s: PdfStream, maxBytes: number): DecodedStream | undefined {
+    const d = this.lastDecoded;
+    if (!d || d.stream !== s || d.maxBytes !== maxBytes) return undefined;
+    this.lastDecoded = undefined;
+    return d.dec;
+  }
+
+  /** @internal parseCMapStream's hand-over */
+  keepDecoded(d: DecodedCMap): void {
+    this.lastDecoded = d;
   }
 
   /** fonts held */
@@ -226,8 +246,15 @@ function fallbackFont(dict: PdfDict): LoadedFont {
   return new SimpleFont(baseFont, subtype, 'none', chars, bad, width);
 }
 
-function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget): ParsedCMap {
-  const dec = r.decodeStream(s, budget.limits.maxCMapBytes);
+interface DecodedCMap {
+  stream: PdfStream;
+  maxBytes: number;
+  dec: DecodedStream;
+}
+
+function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget, keep?: FontCache): ParsedCMap {
+  const maxBytes = budget.limits.maxCMapBytes;
+  const dec = r.decodeStream(s, maxBytes);
   if (dec.outOfTime) budget.checkTime('cmap');
   // the decoded text is held while it is parsed (up to maxCMapBytes): charged for that long
   const held = dec.data.length;
@@ -241,6 +268,7 @@ function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget): ParsedCMap 
   if (dec.truncated || dec.error || dec.outOfTime) parsed.truncated = true;
   const wmode = s.dict.get('WMode');
   if (wmode === 1) parsed.wmode = 1;
+  keep?.keepDecoded({ stream: s, maxBytes, dec });
   return parsed;
 }
 
@@ -308,9 +336,9 @@ class SimpleFont implements LoadedFont {
     readonly baseFont: string,
     readonly subtype: string,
     readonly decoding: FontEvidence['decoding'],
-    private readonly chars: Uint8Array,
-    private readonly bad: Uint8Array,
-    private readonly widths: Float64Array,
+    readonly chars: Uint8Array,
+    readonly bad: Uint8Array,
+    readonly widths: Float64Array,
     readonly warning?: string,
   ) {}
 
@@ -351,6 +379,13 @@ class SimpleFont implements LoadedFont {
     if (k === 32) out.spaceCodes++;
     out.width += this.widths[k];
   }
+}
+
+/** A simple font's per-code tables (characters, undecodable characters, advances), for the text layer's loop over single-byte codes; undefined for a composite font. */
+export function simpleFontTables(
+  font: LoadedFont,
+): { readonly chars: Uint8Array; readonly bad: Uint8Array; readonly widths: Float64Array } | undefined {
+  return font instanceof SimpleFont ? font : undefined;
 }
 
 type Std14Family = 'Helvetica' | 'Times' | 'Courier' | 'Symbol' | 'ZapfDingbats';

@@ -20,8 +20,16 @@ import { Lexer } from './lexer';
 import { resolveOptions } from './options';
 import { Parser } from './parser';
 
-/** One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, text shown in both. */
-function tinyPdf(content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <00410042> Tj ET\n'): Uint8Array {
+/**
+ * One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, text shown in both, and an inline
+ * image. The composite font's /DW and the image's share of the page are fractions on purpose: a field that held a
+ * small integer in the anchor and then a fraction in some document moves the class to a new map and leaves the
+ * anchor's deprecated, so only the document held the map that counts, and a full GC threw the code away with it
+ * (the anchored CompositeFont had `dw` 1, most embedded CID fonts 0.5-ish; pages with images a fractional coverage).
+ */
+function tinyPdf(
+  content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <00410042> Tj ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
+): Uint8Array {
   const cmap =
     '/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0041> <0042> <0061> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n';
   const objects = [
@@ -31,7 +39,7 @@ function tinyPdf(content = 'BT /F1 12 Tf 72 720 Td (shape) Tj /F2 10 Tf <0041004
     `<< /Length ${content.length} >>\nstream\n${content}endstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [278 278] >>',
     '<< /Type /Font /Subtype /Type0 /BaseFont /Shape /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>',
-    '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shape /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /W [65 [500 600]] >>',
+    '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shape /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 /W [65 [500 600]] >>',
     `<< /Length ${cmap.length} >>\nstream\n${cmap}endstream`,
   ];
   let s = '%PDF-1.7\n';
@@ -100,7 +108,7 @@ export function anchorLayerShapes(score: boolean): void {
       // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below).
       // Read with the score's option too: scanning collects the scan images then, and loads no language model
       const bytes = tinyPdf(
-        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\n',
+        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
       );
       const options = resolveOptions({ textLayer: true, layerQuality: true });
       const budget = Budget.unbounded();

@@ -45,6 +45,9 @@ export class TextLayerBuilder {
   private ux = 1;
   private uy = 0;
   private psize = 0;
+  // the last glyph size seen and its rounding (NaN: none yet; NaN !== NaN, so a NaN size is rounded each time)
+  private lastSize = NaN;
+  private roundedSize = NaN;
   // runs of the current text-showing operator: [showFrom, runs.length)
   private showFrom = 0;
   private uncharged = 0;
@@ -101,7 +104,12 @@ export class TextLayerBuilder {
     }
     const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
     const cur = this.cur;
-    const rs = round3(size);
+    // the size is the same for every glyph of an operator: rounded once
+    let rs = this.roundedSize;
+    if (size !== this.lastSize) {
+      rs = this.roundedSize = round3(size);
+      this.lastSize = size;
+    }
     if (cur && cur.font === font && cur.size === rs) {
       // the run's text grows in `word`; it is written into the run and the page text once, when the run ends
       this.word += t;

@@ -16,7 +16,7 @@
 import { type Budget, BudgetExhausted, limitsOf } from './budget';
 import { CMapLexer, T_ARRAY_CLOSE, T_ARRAY_OPEN, T_EOF, T_KEYWORD, T_NAME, T_NUM, T_STR } from './cmap';
 import { glyphNameToUnicode, latin1Encoding, namedEncoding, standardEncoding, symbolEncoding, zapfDingbatsEncoding } from './encodings';
-import { standard14 } from './fonts';
+import { type FontCache, standard14 } from './fonts';
 import { PdfDict, PdfStream, type Resolver, getArray, getDict, getName, isNumber } from './objects';
 
 /** code → text of one font */
@@ -41,13 +41,59 @@ interface Range {
   units: number[];
 }
 
+/**
+ * A ToUnicode map's text by code. A map defines far more codes than a page shows, so a code below 0x10000 whose text
+ * is one UTF-16 unit or code point keeps that number only (in `dense`), and its string is made when it is first asked
+ * for; other codes keep their strings (in `codes`).
+ */
 class ToUnicodeText {
+  /** code → text for codes not kept in `dense` */
   readonly codes = new Map<number, string>();
   readonly ranges: Range[] = [];
   truncated = false;
+  /** code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come */
+  private dense = new Int32Array(256);
+  private readonly strings: string[] = [];
+  /** codes defined in `dense` */
+  private denseCount = 0;
+  /** strings made from `dense` */
+  private readonly made = new Map<number, string>();
+
+  /** distinct codes defined */
+  get size(): number {
+    return this.denseCount + this.codes.size;
+  }
+
+  has(code: number): boolean {
+    if (code < 0x10000) return code < this.dense.length && this.dense[code] !== 0;
+    return this.codes.has(code);
+  }
+
+  /** defines a code's text, given as a string or as one code point (1..0x10FFFF) */
+  set(code: number, text: string | number): void {
+    if (code >= 0x10000) {
+      this.codes.set(code, typeof text === 'number' ? codePointText(text) : text);
+      return;
+    }
+    let d = this.dense;
+    if (code >= d.length) {
+      let n = d.length;
+      while (n <= code) n *= 2;
+      const grown = new Int32Array(Math.min(0x10000, n));
+      grown.set(d);
+      this.dense = d = grown;
+    }
+    if (d[code] === 0) this.denseCount++;
+    else this.made.delete(code);
+    if (typeof text === 'number') d[code] = text + 1;
+    else {
+      this.strings.push(text);
+      d[code] = -this.strings.length;
+    }
+  }
 
   get(code: number): string | undefined {
-    const s = this.codes.get(code);
+    const s = this.textOf(code);
     if (s !== undefined) return s;
     for (let k = this.ranges.length - 1; k >= 0; k--) {
       const r = this.ranges[k];
@@ -57,7 +103,18 @@ class ToUnicodeText {
   }
 
   get bytes(): number {
-    return 200 + this.codes.size * 80 + this.ranges.length * 120;
+    return 200 + this.size * 80 + this.ranges.length * 120;
+  }
+
+  private textOf(code: number): string | undefined {
+    if (code >= 0x10000) return this.codes.get(code);
+    if (code >= this.dense.length) return undefined;
+    const v = this.dense[code];
+    if (v === 0) return undefined;
+    if (v < 0) return this.strings[-v - 1];
+    let s = this.made.get(code);
+    if (s === undefined) this.made.set(code, (s = codePointText(v - 1)));
+    return s;
   }
 }
 
@@ -74,6 +131,25 @@ function unitsText(units: number[], offset: number): string | undefined {
   let s = '';
   for (const u of copy) s += String.fromCharCode(u & 0xffff);
   return s;
+}
+
+/** the text of one code point (1..0x10FFFF), as unitsText writes it */
+function codePointText(u: number): string {
+  return u <= 0xffff ? String.fromCharCode(u) : String.fromCodePoint(u);
+}
+
+/**
+ * What unitsText(units, offset) gives, without making a string when it is one code point: that number, a string, or
+ * undefined. Throws as unitsText does (a code point past U+10FFFF).
+ */
+function unitsValue(units: number[], offset: number): string | number | undefined {
+  if (units.length === 1) {
+    const u = units[0] + offset;
+    if (u === 0) return undefined;
+    if (u > 0x10ffff) return String.fromCodePoint(u);
+    return u;
+  }
+  return unitsText(units, offset);
 }
 
 /** ToUnicode CMap stream → code → text. Never throws except through budget.checkTime. */
@@ -96,13 +172,13 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
     for (let i = 0; i + 1 < lx.strLen && u.length < MAX_TARGET_UNITS; i += 2) u.push((lx.str[i] << 8) | lx.str[i + 1]);
     return u;
   };
-  const put = (code: number, text: string | undefined) => {
+  const put = (code: number, text: string | number | undefined) => {
     if (text === undefined) return;
-    if (out.codes.size >= maxCodes && !out.codes.has(code)) {
+    if (out.size >= maxCodes && !out.has(code)) {
       out.truncated = true;
       return;
     }
-    out.codes.set(code, text);
+    out.set(code, text);
   };
   for (let t = lx.next(); t !== T_EOF; t = lx.next()) {
     if (t !== T_KEYWORD) continue;
@@ -110,10 +186,10 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
       while (lx.next() === T_STR) {
         const code = codeOf();
         const v = lx.next();
-        if (v === T_STR) put(code, unitsText(unitsOf(), 0));
+        if (v === T_STR) put(code, unitsValue(unitsOf(), 0));
         else if (v === T_NAME) {
           const cp = glyphNameToUnicode(lx.text());
-          if (cp > 0) put(code, String.fromCodePoint(cp));
+          if (cp > 0) put(code, cp <= 0x10ffff ? cp : String.fromCodePoint(cp));
         } else break;
       }
     } else if (lx.is('beginbfrange')) {
@@ -125,14 +201,14 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
         if (v === T_STR) {
           const units = unitsOf();
           if (hi < lo || units.length === 0) continue;
-          if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) put(c, unitsText(units, c - lo));
+          if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) put(c, unitsValue(units, c - lo));
           else if (out.ranges.length < maxRanges) out.ranges.push({ lo, hi, units });
           else out.truncated = true;
         } else if (v === T_ARRAY_OPEN) {
           let c = lo;
           let e = lx.next();
           for (; e === T_STR || e === T_NAME; e = lx.next()) {
-            if (e === T_STR && c <= hi) put(c, unitsText(unitsOf(), 0));
+            if (e === T_STR && c <= hi) put(c, unitsValue(unitsOf(), 0));
             c++;
           }
           if (e !== T_ARRAY_CLOSE) break;
@@ -152,7 +228,7 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
         const v = nt === T_NUM ? lx.num : NaN;
         if (!Number.isInteger(v) || v < 0 || hi < lo) continue;
         // explicit bf entries win: only fill codes not mapped yet
-        if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) if (!out.codes.has(c)) put(c, unitsText([v + (c - lo)], 0));
+        if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) if (!out.has(c)) put(c, unitsValue([v + (c - lo)], 0));
         if (hi - lo >= SHORT_RANGE) {
           if (out.ranges.length < maxRanges) out.ranges.unshift({ lo, hi, units: [v] });
           else out.truncated = true;
@@ -163,23 +239,28 @@ export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicode
   return out;
 }
 
-function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget): ToUnicodeText | null {
+function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget, fonts?: FontCache): ToUnicodeText | null {
   const v = r.resolve(dict.get('ToUnicode'));
   if (!(v instanceof PdfStream)) return null;
-  const dec = r.decodeStream(v, limitsOf(budget).maxCMapBytes);
+  const maxBytes = limitsOf(budget).maxCMapBytes;
+  // the bytes the font's loading decoded a moment ago, when it did: the same stream, the same cap, the same bytes
+  const dec = fonts?.takeDecoded(v, maxBytes) ?? r.decodeStream(v, maxBytes);
   if (dec.outOfTime) budget?.checkTime('cmap');
   const t = parseToUnicodeText(dec.data, budget);
   if (dec.truncated || dec.error) t.truncated = true;
-  return t.codes.size + t.ranges.length > 0 ? t : null;
+  return t.size + t.ranges.length > 0 ? t : null;
 }
 
-/** The text of a font's codes. Throws only BudgetExhausted (through the budget's clock). */
-export function fontText(dict: PdfDict, r: Resolver, budget?: Budget): FontText {
+/**
+ * The text of a font's codes. Throws only BudgetExhausted (through the budget's clock). `fonts`: the document's font
+ * cache, which may still hold the font's ToUnicode bytes from loading it.
+ */
+export function fontText(dict: PdfDict, r: Resolver, budget?: Budget, fonts?: FontCache): FontText {
   const subtype = getName(r, dict, 'Subtype') ?? '';
   const composite = subtype === 'Type0' || subtype === 'CIDFontType0' || subtype === 'CIDFontType2' || (!subtype && dict.has('DescendantFonts'));
   let tu: ToUnicodeText | null = null;
   try {
-    tu = readToUnicode(dict, r, budget);
+    tu = readToUnicode(dict, r, budget, fonts);
   } catch (e) {
     if (e instanceof BudgetExhausted) throw e;
     tu = null;
@@ -261,12 +342,12 @@ class SimpleText implements FontText {
   }
 }
 
-/** a simple font's encoding: /Differences names over a base encoding */
+/**
+ * a simple font's encoding: /Differences names over a base encoding. Each code's text is worked out when first asked
+ * for (a page shows few of the 256, and small documents pay for every font they load) and kept by SimpleText's memo,
+ * the only caller: a second cache here was a second 256-entry array filled per font.
+ */
 class SimpleTable {
-  // each code's text is worked out when first asked for: a page shows few of the 256, and small documents pay for
-  // every font they load
-  private readonly cache = new Array<string | undefined | null>(256).fill(null);
-
   constructor(
     private readonly names: (string | undefined)[] | undefined,
     private readonly base: Int32Array | undefined,
@@ -274,10 +355,7 @@ class SimpleTable {
   ) {}
 
   text(code: number): string | undefined {
-    const c = code & 0xff;
-    let t = this.cache[c];
-    if (t === null) t = this.cache[c] = codeText(c, this.names, this.base, this.isType3);
-    return t;
+    return codeText(code & 0xff, this.names, this.base, this.isType3);
   }
 }
 
