@@ -186,8 +186,9 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   }
   const maxScanPixels = input.maxScanPixels ?? 40_000_000;
   // the scan decoded whole for the letter shapes gives its block means too: one walk of its entropy-coded data serves
-  // the ink map as well
-  const whole = input.scan ? readWhole(runs, input.scan, input.budget, maxScanPixels) : undefined;
+  // the ink map as well. Only under an OCR layer: a text page's visible glyphs are drawn by the file itself, and the
+  // image behind them (a background, a page photo beside the text) is no witness of their letters
+  const whole = input.scan && input.which === 'invisible' ? readWhole(runs, input.scan, input.budget, maxScanPixels) : undefined;
   try {
     return scoreWith(input, runs, x, signals, whole);
   } finally {
