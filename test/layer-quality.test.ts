@@ -24,15 +24,19 @@ function firstJpeg(pdf: Buffer): Uint8Array | undefined {
   return new Uint8Array(pdf.subarray(st, s.indexOf('endstream', st)));
 }
 
-test('the JPEG decoder agrees with pdf.js to within rounding on a scan of the ocr-quality data', async (t) => {
-  let pdf: Buffer;
+/** the scan of 002-man-sed.pdf in the OCR-quality data, or undefined (the test skipped) when the data is absent */
+function sharedScan(t: { skip: (message: string) => void }): Uint8Array | undefined {
   try {
-    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
+    return firstJpeg(readFileSync(join(SHARED, '002-man-sed.pdf')));
   } catch {
     t.skip('../shared/ocr-quality is absent');
-    return;
+    return undefined;
   }
-  const jpg = firstJpeg(pdf)!;
+}
+
+test('the JPEG decoder agrees with pdf.js to within rounding on a scan of the ocr-quality data', async (t) => {
+  const jpg = sharedScan(t);
+  if (!jpg) return;
   const mine = decodeJpegGray(jpg, 1e8);
   assert.ok(mine.ok);
   // @ts-expect-error pdf.js ships no types for its image decoders
@@ -52,14 +56,8 @@ test('the JPEG decoder agrees with pdf.js to within rounding on a scan of the oc
 });
 
 test('DC-only decoding gives the mean of each 8×8 block of the full decode, to within rounding', (t) => {
-  let pdf: Buffer;
-  try {
-    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
-  } catch {
-    t.skip('../shared/ocr-quality is absent');
-    return;
-  }
-  const jpg = firstJpeg(pdf)!;
+  const jpg = sharedScan(t);
+  if (!jpg) return;
   const full = decodeJpegGray(jpg, 1e8);
   const dc = decodeJpegDc(jpg, 1e8);
   assert.ok(full.ok && dc.ok);
@@ -90,14 +88,8 @@ test('DC-only decoding gives the mean of each 8×8 block of the full decode, to 
 });
 
 test('a masked decode: the wanted blocks as the full decode has them, the others flat at their means, and the means as the DC-only scan has them', (t) => {
-  let pdf: Buffer;
-  try {
-    pdf = readFileSync(join(SHARED, '002-man-sed.pdf'));
-  } catch {
-    t.skip('../shared/ocr-quality is absent');
-    return;
-  }
-  const jpg = firstJpeg(pdf)!;
+  const jpg = sharedScan(t);
+  if (!jpg) return;
   const dc = decodeJpegDc(jpg, 1e8);
   assert.ok(dc.ok);
   const columns = dc.image.width;
