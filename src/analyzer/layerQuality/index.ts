@@ -577,7 +577,7 @@ interface Whole {
 function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined, maxPixels: number): Whole | { note: string } {
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
-  const scale = shapeScale(runs, scan);
+  const { scale, blocks } = shapePlan(runs, scan);
   // the image (at that scale) and the letter shapes' scratch (at most its size), its block means and mask, and the
   // entropy-coded data read in place
   const bytes =
@@ -586,7 +586,7 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
     scan.jpeg.length;
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
   const release = () => budget?.release(bytes);
-  const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale, shapeBlocks(runs, scan), true);
+  const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale, blocks, true);
   const map = dec.ok ? pixelMap(scan.ctm, dec.image.width, dec.image.height) : undefined;
   if (!dec.ok || !dec.means || !map) {
     release();
@@ -605,36 +605,24 @@ function shapeSignals(runs: GlyphRun[], whole: Whole, outOfTime: () => boolean):
 const SHAPE_LINE_PX = 16;
 
 /**
- * The scale the scan is decoded at for the letter shapes: 1, or 2 or 4 when the word boxes (their median height in
- * the scan's pixels) stay at least SHAPE_LINE_PX tall at it. A 300 dpi scan holds its letters in four times the pixels
- * the shapes need; the dev split's 72–150 dpi scans are read whole.
+ * How the scan is decoded for the letter shapes, from the word boxes in its pixels (one pass): the scale, 1, or 2 or
+ * 4 when the boxes (their median height) stay at least SHAPE_LINE_PX tall at it (a 300 dpi scan holds its letters in
+ * four times the pixels the shapes need; the dev split's 72–150 dpi scans are read whole), and the 8×8 blocks
+ * letterShapes reads: those under the boxes, widened up and down as it widens a line. Scale 1 and no mask when the
+ * scan is painted flat.
  */
-function shapeScale(runs: GlyphRun[], scan: ScanInput): 1 | 2 | 4 {
+function shapePlan(runs: GlyphRun[], scan: ScanInput): { scale: 1 | 2 | 4; blocks?: BlockMask } {
   const map = pixelMap(scan.ctm, scan.width, scan.height);
-  if (!map) return 1;
-  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
-  let n = 0;
-  for (const r of runs) {
-    if (n >= hs.length) break;
-    if (r.chars < 2) continue;
-    const px = toPixelRect(map, scan.width, scan.height, r.rect);
-    if (px) hs[n++] = px[3] - px[1];
-  }
-  if (n === 0) return 1;
-  const h = median(hs.subarray(0, n));
-  return h >= 4 * SHAPE_LINE_PX ? 4 : h >= 2 * SHAPE_LINE_PX ? 2 : 1;
-}
-
-/** The 8×8 blocks letterShapes reads: those under the runs' boxes, widened up and down as it widens a line. */
-function shapeBlocks(runs: GlyphRun[], scan: ScanInput): BlockMask | undefined {
-  const map = pixelMap(scan.ctm, scan.width, scan.height);
-  if (!map) return undefined;
+  if (!map) return { scale: 1 };
   const columns = Math.ceil(scan.width / 8);
   const rows = Math.ceil(scan.height / 8);
   const want = new Uint8Array(columns * rows);
+  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  let n = 0;
   for (const r of runs) {
     const px = toPixelRect(map, scan.width, scan.height, r.rect);
     if (!px) continue;
+    if (n < hs.length && r.chars >= 2) hs[n++] = px[3] - px[1];
     const pad = SHAPE_PAD * (px[3] - px[1]) + 2;
     const b0 = Math.max(0, Math.floor((px[1] - pad) / 8));
     const b1 = Math.min(rows - 1, Math.floor((px[3] + pad) / 8));
@@ -642,7 +630,8 @@ function shapeBlocks(runs: GlyphRun[], scan: ScanInput): BlockMask | undefined {
     const a1 = Math.min(columns - 1, Math.floor(px[2] / 8) + 1);
     for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
   }
-  return { columns, rows, want };
+  const h = n ? median(hs.subarray(0, n)) : 0;
+  return { scale: h >= 4 * SHAPE_LINE_PX ? 4 : h >= 2 * SHAPE_LINE_PX ? 2 : 1, blocks: { columns, rows, want } };
 }
 
 function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, means?: GrayImage): InkResult {
