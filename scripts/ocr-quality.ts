@@ -164,7 +164,7 @@ function main(): number {
       log(`  ${`${k}${poor ? ' (poor)' : ''} ×${rs.length}`.padEnd(28)}${shownSignals.map((n) => mean(n).padStart(14)).join('')}`);
     }
 
-  // overfitting check: refit the model (floor and slope of the missing share on a grid, the text weights by ridge
+  // overfitting check: refit the model (floor and slope of the missing share and the non-word floor on a grid, the text weights by ridge
   // least squares) without each document, and on halves; once for the text-only model (pages whose scan cannot be
   // read at letter scale) and once with the letter shapes (shape.ts), on the pages that have them
   const ws = sig('widthSpread', 0);
@@ -188,14 +188,14 @@ function main(): number {
       accuracy: idx.filter((i) => cer[i] > REOCR_CER === pos[i]).length / idx.length,
     };
   };
-  const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>) => {
+  const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>, clean: number) => {
     const full = fitModel(X, nw, miss, cers, pages);
     log(`\n${label}`);
     log(
-      `  refitted on its ${pages.length} pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; text: intercept ${full.w[0].toFixed(2)}, ${names.map((n, j) => `ln ${n} ${full.w[j + 1].toFixed(2)}`).join(', ')}`,
+      `  refitted on its ${pages.length} pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; e ≥ nonWords − ${full.clean}; text: intercept ${full.w[0].toFixed(2)}, ${names.map((n, j) => `ln ${n} ${full.w[j + 1].toFixed(2)}`).join(', ')}`,
     );
     log(
-      `  shipped (rounded):  missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; text: intercept ${shipped.intercept}, ${names.map((n) => `ln ${n} ${shipped[n]}`).join(', ')}`,
+      `  shipped (rounded):  missing = (textInkMissed − ${MISSING.floor}) × ${MISSING.slope}; e ≥ nonWords − ${clean}; text: intercept ${shipped.intercept}, ${names.map((n) => `ln ${n} ${shipped[n]}`).join(', ')}`,
     );
     const lodo = new Array<number>(rows.length);
     for (const f of files) {
@@ -235,7 +235,14 @@ function main(): number {
     }
   };
   const X3 = rows.map((_, i) => [Math.log(ws[i] + 0.02), Math.log(gb[i] + 0.02), Math.log(nw[i] + 0.02)]);
-  refit('text-only model (no letter shapes: the scan cannot be read at letter scale)', X3, all, ['widthSpread', 'garbled', 'nonWords'], WEIGHTS);
+  refit(
+    'text-only model (no letter shapes: the scan cannot be read at letter scale)',
+    X3,
+    all,
+    ['widthSpread', 'garbled', 'nonWords'],
+    WEIGHTS,
+    NONWORD_CLEAN.textOnly,
+  );
   const withShapes = all.filter((i) => typeof rows[i].signals.letterShapes === 'number');
   const X4 = rows.map((r, i) => [...X3[i], Math.log(Math.max(LETTER_SHAPES_FLOOR, (r.signals.letterShapes as number) ?? 0) + 0.02)]);
   if (withShapes.length)
@@ -245,6 +252,7 @@ function main(): number {
       withShapes,
       ['widthSpread', 'garbled', 'nonWords', 'letterShapes'],
       WEIGHTS_WITH_SHAPES,
+      NONWORD_CLEAN.withShapes,
     );
 
   const figures = { spearman: judged.spearman, auroc: judged.auroc, accuracy: judged.accuracy, coverage: judged.coverage };
@@ -367,17 +375,11 @@ function ridge(X: number[][], y: number[]): number[] {
 /**
  * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((textInkMissed − floor)·slope),
  * ln(e + 0.01) linear in the text signals (ln(widthSpread + 0.02), ln(garbled + 0.02), ln(nonWords + 0.02)), e never below
- * nonWords − NONWORD_CLEAN. Floor and slope from a grid; for each, the weights by ridge on the text error
- * the CER implies; the pair whose fit is closest in ln(CER + 0.01) wins.
+ * nonWords − clean (NONWORD_CLEAN). Floor, slope and clean from a grid; for each, the weights by ridge on the text error
+ * the CER implies; the triple whose fit is closest in ln(CER + 0.01) wins.
  */
-function fitModel(
-  X: number[][],
-  nonWords: number[],
-  miss: number[],
-  cer: number[],
-  idx: number[],
-): { floor: number; slope: number; w: number[]; predict: (x: number[], m: number, nonWords: number) => number } {
-  let best: { err: number; floor: number; slope: number; w: number[]; predict: (x: number[], m: number, nonWords: number) => number } | undefined;
+function fitModel(X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[]): FittedModel {
+  let best: (FittedModel & { err: number }) | undefined;
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
     for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1]) {
       const share = (m: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope));
@@ -389,16 +391,25 @@ function fitModel(
         idx.map((i) => X[i]),
         y,
       );
-      const predict = (x: number[], m: number, nonWords: number) => {
-        const f = share(m);
-        return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - NONWORD_CLEAN));
-      };
-      let err = 0;
-      for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
-      if (!best || err < best.err) best = { err, floor, slope, w, predict };
+      for (const clean of [0.15, 0.2, 0.25, 0.3, 0.35]) {
+        const predict = (x: number[], m: number, nonWords: number) => {
+          const f = share(m);
+          return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - clean));
+        };
+        let err = 0;
+        for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
+        if (!best || err < best.err) best = { err, floor, slope, clean, w, predict };
+      }
     }
   }
   return best!;
+}
+interface FittedModel {
+  floor: number;
+  slope: number;
+  clean: number;
+  w: number[];
+  predict: (x: number[], m: number, nonWords: number) => number;
 }
 function predictLinear(w: number[], x: number[]): number {
   return w[0] + x.reduce((s, v, j) => s + v * w[j + 1], 0);

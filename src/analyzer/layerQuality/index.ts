@@ -110,8 +110,13 @@ export const WEIGHTS_WITH_SHAPES = {
 /** agreements under this (none, or against) count as this: past it there is nothing more to learn */
 export const LETTER_SHAPES_FLOOR = 0.02;
 
-/** the share of non-words (nonWords) a usable layer can have at most (dev split: good pages 0.02–0.12, fair ones up to 0.29) */
-export const NONWORD_CLEAN = 0.3;
+/**
+ * the share of non-words (nonWords) a usable layer can have (dev split: good pages 0.02–0.12, fair ones up to 0.29):
+ * e is never below nonWords less this. Refitted with each model (scripts/ocr-quality.ts grids it): the text-only model
+ * leans on nonWords for all the text tells, the model with the letter shapes has the scan's witness of the words besides
+ * and needs the floor only where the words are nonsense the shapes cannot see (OCR confusions keep most letters' shapes).
+ */
+export const NONWORD_CLEAN = { textOnly: 0.3, withShapes: 0.15 };
 
 /** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
@@ -146,7 +151,8 @@ export function estimateError(s: EstimateInput): {
   if (shapes !== undefined) z += WEIGHTS_WITH_SHAPES.letterShapes * Math.log(Math.max(LETTER_SHAPES_FLOOR, shapes) + 0.02);
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
-  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - NONWORD_CLEAN));
+  const clean = shapes === undefined ? NONWORD_CLEAN.textOnly : NONWORD_CLEAN.withShapes;
+  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean));
   const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
   return { missing, text: e, cer: missing + (1 - missing) * e };
 }
