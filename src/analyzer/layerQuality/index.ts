@@ -160,30 +160,15 @@ export function estimateError(s: EstimateInput): {
 /** what textInkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
 const INK_MISSED_UNKNOWN = MISSING.floor;
 
-export type SignalName =
-  | Exclude<keyof typeof WEIGHTS, 'intercept'>
-  | 'wordLikeEither'
-  | 'inkMissed'
-  | 'textInkMissed'
-  | 'bitsPerChar'
-  | 'symbolShare'
-  | 'badShare'
-  | 'mixedScript'
-  | 'fragments'
-  | 'longWords'
-  | 'boxesOffInk'
-  | 'wordLike';
-
 /** runs given a likelihood at most */
 const LIKELIHOOD_RUNS = 20_000;
 
 export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
   const runs = layer.runs.filter((r) => (input.which === 'invisible' ? r.visibility !== 'visible' : r.visibility === 'visible'));
-  const signals: LayerQuality['signals'] = {};
   const text = runs.length === layer.runs.length ? layer.text : runs.map((r) => r.text).join(' ');
   const x = textSignals(text, runs);
-  Object.assign(signals, x.shown);
+  const signals = shownSignals(x);
   // each word's likelihood, for a view that colours the layer's words (runs past LIKELIHOOD_RUNS are left without)
   const nr = input.likelihoods === false ? 0 : Math.min(runs.length, LIKELIHOOD_RUNS);
   for (let i = 0; i < nr; i++) {
@@ -214,17 +199,13 @@ function scoreWith(
   const ink = input.scan
     ? inkSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000, whole && 'means' in whole ? whole.means : undefined)
     : { note: 'no scan image' };
-  if ('note' in ink) {
-    signals.image = ink.note;
-    x.values.inkMissed = INK_MISSED_UNKNOWN;
-    x.values.textInkMissed = INK_MISSED_UNKNOWN;
-  } else {
+  let textInkMissed = INK_MISSED_UNKNOWN;
+  if ('note' in ink) signals.image = ink.note;
+  else {
     signals.inkCovered = r3(1 - ink.inkMissed);
     signals.boxesOnInk = r3(1 - ink.boxesOffInk);
     signals.textInkMissed = r3(ink.textInkMissed);
-    x.values.inkMissed = ink.inkMissed;
-    x.values.textInkMissed = ink.textInkMissed;
-    x.values.boxesOffInk = ink.boxesOffInk;
+    textInkMissed = ink.textInkMissed;
   }
   let shapes: number | undefined;
   if (whole) {
@@ -239,12 +220,12 @@ function scoreWith(
   }
   if (input.font) signals.font = input.font;
   if (input.producer) signals.producer = input.producer.slice(0, 80);
-  const num = (v: number | undefined, d: number) => (v !== undefined && Number.isFinite(v) ? v : d);
+  const v = x.values;
   const { cer, text: textError } = estimateError({
-    widthSpread: num(x.values.widthSpread, 0),
-    garbled: num(x.values.garbled, 0),
-    nonWords: num(x.values.nonWords, 0),
-    textInkMissed: num(x.values.textInkMissed, INK_MISSED_UNKNOWN),
+    widthSpread: finiteOr(v.widthSpread, 0),
+    garbled: finiteOr(v.garbled, 0),
+    nonWords: finiteOr(v.nonWords, 0),
+    textInkMissed: finiteOr(textInkMissed, INK_MISSED_UNKNOWN),
     letterShapes: shapes,
   });
   signals.estimatedCer = r3(cer);
@@ -256,20 +237,59 @@ function scoreWith(
     signals.incomplete = layer.cut;
     score = Math.min(score, 1 - REOCR_CER);
   }
-  if (x.values.letters !== undefined && x.values.letters < 20) {
+  if (v.letters < 20) {
     signals.incomplete = 'too little text to judge';
     score = Math.min(score, 1 - REOCR_CER);
-    reocr = reocr || x.values.letters === 0;
+    reocr = reocr || v.letters === 0;
   }
   return { score: r3(score), reocr, signals };
 }
 
+function finiteOr(v: number, d: number): number {
+  return Number.isFinite(v) ? v : d;
+}
+
+/** the text's signals (textSignals), as numbers */
+interface TextValues {
+  bitsPerChar: number;
+  wordLike: number;
+  symbolShare: number;
+  badShare: number;
+  mixedScript: number;
+  garbled: number;
+  wordLikeEither: number;
+  fragments: number;
+  longWords: number;
+  widthSpread: number;
+  nonWords: number;
+  letters: number;
+}
+
 interface TextSignals {
-  values: Partial<Record<SignalName | 'letters', number>>;
-  shown: LayerQuality['signals'];
+  values: TextValues;
   /** the page's two likeliest languages */
   language: Language;
   second: Language;
+}
+
+/** The signals object shown for a page, opened with the text's signals (rounded) in a fixed order. */
+function shownSignals(x: TextSignals): LayerQuality['signals'] {
+  const v = x.values;
+  return {
+    language: x.language,
+    letters: v.letters,
+    bitsPerChar: r3(v.bitsPerChar),
+    wordLike: r3(v.wordLike),
+    symbolShare: r3(v.symbolShare),
+    badShare: r3(v.badShare),
+    mixedScript: r3(v.mixedScript),
+    garbled: r3(v.garbled),
+    wordLikeEither: r3(v.wordLikeEither),
+    fragments: r3(v.fragments),
+    longWords: r3(v.longWords),
+    widthSpread: r3(v.widthSpread),
+    nonWords: r3(v.nonWords),
+  };
 }
 
 /** letters, digits and common punctuation: what is not a symbol */
@@ -391,7 +411,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   }
   endWord();
   const spread = widthSpread(runs);
-  const values: TextSignals['values'] = {
+  const values: TextValues = {
     bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
     wordLike: lang.wordLike,
     symbolShare: nonSpace ? symbols / nonSpace : 0,
@@ -405,9 +425,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     nonWords: nonWords(runs, lang.language, lang.second),
     letters: lang.letters,
   };
-  const shown: LayerQuality['signals'] = { language: lang.language, letters: lang.letters };
-  for (const [k, v] of Object.entries(values)) if (k !== 'letters') shown[k] = r3(v);
-  return { values, shown, language: lang.language, second: lang.second };
+  return { values, language: lang.language, second: lang.second };
 }
 
 /** words judged by nonWords at most (the first ones: a sample enough for a share) */
