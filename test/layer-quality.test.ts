@@ -301,6 +301,21 @@ test('nonWords: words that read like no language of the page rise with the OCR d
   assert.equal(q('ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe').signals.nonWords, 0);
 });
 
+test('too little text to judge: never a confident keep, and re-OCR only on glyphs that do not decode', () => {
+  const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
+  // a page number, a lone name the models do not know, a row of digits: no evidence either way
+  for (const s of ['7', 'Clownfish', '1 2 3 4 5 6 7 8', 'A B 1']) {
+    const r = q(s);
+    assert.equal(r.signals.incomplete, 'too little text to judge', s);
+    assert.ok(r.score <= 0.75, `${s}: ${r.score}`);
+    assert.equal(r.reocr, false, `${s}: ${JSON.stringify(r.signals)}`);
+  }
+  // glyphs that decode to nothing usable are a broken layer however short
+  const broken = q('\ufffd\ufffd \ufffd\ufffd\ufffd 78');
+  assert.equal(broken.signals.incomplete, 'too little text to judge');
+  assert.equal(broken.reocr, true, JSON.stringify(broken.signals));
+});
+
 // nonWords reads words in place, character by character; what a word is, is written here the way it was first
 // written, with regular expressions: tokens split at white space, edges' non-letters stripped, tokens with a number
 // left out, parts at hyphens and slashes, parts of 2+ letters and nothing else judged
