@@ -316,6 +316,20 @@ test('too little text to judge: never a confident keep, and re-OCR only on glyph
   assert.equal(broken.reocr, true, JSON.stringify(broken.signals));
 });
 
+test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {
+  const q = (words: string[]) => layerQuality({ layer: layerOf(words, () => 5), which: 'invisible' });
+  const zh = '数字交互时代 数字拟人品兼具了拟人产品互动性 数字产品数字技术内核以及自身内容化 表现出跃迁式成长特征 但其概念内涵不甚清晰'.split(' ');
+  const r = q(zh);
+  assert.equal(r.signals.unmodeled, 1, JSON.stringify(r.signals));
+  assert.match(String(r.signals.incomplete), /^language not modelled/);
+  assert.ok(r.score <= 0.75 && !r.reocr, JSON.stringify(r));
+  // glyphs that do not decode still make it a broken layer
+  const broken = q([...zh, '\ufffd\ufffd\ufffd']);
+  assert.equal(broken.reocr, true, JSON.stringify(broken.signals));
+  // a Latin-script page keeps being judged
+  assert.equal(q('the committee met on tuesday morning to review the annual budget and agreed'.split(' ')).signals.incomplete, undefined);
+});
+
 // nonWords reads words in place, character by character; what a word is, is written here the way it was first
 // written, with regular expressions: tokens split at white space, edges' non-letters stripped, tokens with a number
 // left out, parts at hyphens and slashes, parts of 2+ letters and nothing else judged

@@ -243,11 +243,18 @@ function scoreWith(
     signals.incomplete = layer.cut;
     score = Math.min(score, 1 - REOCR_CER);
   }
-  if (v.letters < MIN_LETTERS) {
-    // a handful of words is no sample of the text's error ("Clownfish" is a non-word to the models, a page number has
-    // no letters at all): neither a confident keep nor a re-OCR on it. Re-OCR only on evidence beyond the words:
-    // glyphs that do not decode, or the scan's text missing from the layer
-    signals.incomplete = 'too little text to judge';
+  // words that cannot be judged: a handful is no sample of the text's error ("Clownfish" is a non-word to the models,
+  // a page number has no letters at all), and a language the models do not know reads as garbled whatever its
+  // quality. Neither a confident keep nor a re-OCR on them: re-OCR only on evidence beyond the words, glyphs that do
+  // not decode or the scan's text missing from the layer
+  const unjudged =
+    v.letters < MIN_LETTERS
+      ? 'too little text to judge'
+      : v.unmodeled >= UNMODELED_MAX
+        ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the en, de, fr, ru alphabets`
+        : undefined;
+  if (unjudged) {
+    signals.incomplete = unjudged;
     score = Math.min(score, 1 - REOCR_CER);
     reocr = v.badShare >= BAD_DECISIVE || missing > REOCR_CER;
   }
@@ -256,8 +263,14 @@ function scoreWith(
 
 /** fewer letters (in words of two or more) than this: too little text to judge by its words */
 const MIN_LETTERS = 20;
-/** undecodable characters (U+FFFD, private use, controls: badShare) from this share on are a broken layer however short */
-const BAD_DECISIVE = 0.05;
+/**
+ * letters in none of the models' alphabets from this share on: the page is in a script the models do not know (Chinese,
+ * Thai, Korean, Greek: 0.4–1 on the corpus). Below it, Latin-script languages with a few letters of their own (Polish,
+ * 0.07) are still read by the Latin models, and so are OCR substitutions that scatter stray letters (0.06 on the dev split)
+ */
+const UNMODELED_MAX = 0.2;
+/** undecodable characters (U+FFFD, private use, controls: badShare) from this share on (one in fifty) are a broken layer, whatever else can be judged */
+const BAD_DECISIVE = 0.02;
 
 function finiteOr(v: number, d: number): number {
   return Number.isFinite(v) ? v : d;
@@ -276,6 +289,7 @@ interface TextValues {
   longWords: number;
   widthSpread: number;
   nonWords: number;
+  unmodeled: number;
   letters: number;
 }
 
@@ -303,6 +317,7 @@ function shownSignals(x: TextSignals): LayerQuality['signals'] {
     longWords: r3(v.longWords),
     widthSpread: r3(v.widthSpread),
     nonWords: r3(v.nonWords),
+    unmodeled: r3(v.unmodeled),
   };
 }
 
@@ -437,6 +452,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     longWords: words ? longs / words : 0,
     widthSpread: spread,
     nonWords: nonWords(runs, lang.language, lang.second),
+    unmodeled: lang.unmodeled,
     letters: lang.letters,
   };
   return { values, language: lang.language, second: lang.second };

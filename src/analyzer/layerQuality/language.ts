@@ -136,6 +136,8 @@ export interface LanguageEvidence {
   wordLikeEither: number;
   /** letters scored */
   letters: number;
+  /** the share of the text's letters that are in none of the models' alphabets (Polish ł, Thai, Chinese: a language the models do not know) */
+  unmodeled: number;
 }
 
 /** a word is word-like when its characters cost fewer bits than this under the page's language */
@@ -239,11 +241,20 @@ export function languageEvidence(text: string): LanguageEvidence {
   const x = idScratch;
   let best: Language = 'en';
   let bestBits = Infinity;
-  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0 };
+  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, unmodeled: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
   // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
+  // letters no model holds (the id past every alphabet's)
+  const other = size - 1;
+  let allLetters = 0;
+  let unmodeled = 0;
+  for (let i = 0; i < n; i++)
+    if (x[i] !== 0) {
+      allLetters++;
+      if (x[i] === other) unmodeled++;
+    }
   const ns = Math.min(n, SELECT_CHARS);
   if (costScratch[0].length < n) costScratch = LANGUAGES.map(() => new Float64Array(n));
   let bestIx = 0;
@@ -310,6 +321,7 @@ export function languageEvidence(text: string): LanguageEvidence {
     wordLike: words > 0 ? like / words : 0,
     wordLikeEither: words > 0 ? likeEither / words : 0,
     letters,
+    unmodeled: allLetters > 0 ? unmodeled / allLetters : 0,
   };
 }
 
