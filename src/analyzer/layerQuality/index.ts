@@ -561,10 +561,11 @@ const SPREAD_WORDS = 4000;
 
 /** median absolute deviation of ln(width / (characters × size)) over words of 3+ characters */
 function widthSpread(runs: GlyphRun[]): number {
-  const xs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  const cap = Math.min(runs.length, SPREAD_WORDS);
+  const xs = medianScratch(cap);
   let k = 0;
   for (const r of runs) {
-    if (k >= xs.length) break;
+    if (k >= cap) break;
     const n = codePoints(r.text);
     if (n < 3 || !(r.size > 0)) continue;
     const w = r.rect[2] - r.rect[0];
@@ -589,6 +590,18 @@ function codePoints(s: string): number {
     n++;
   }
   return n;
+}
+
+/** the per-word values a median is taken of (width spread, box heights), grown as needed: at most SPREAD_WORDS */
+let medianValues = new Float64Array(64);
+
+/**
+ * A scratch of at least n values for a median (one at a time: each user takes its median before the next asks). A
+ * typed array made per page cost more than the median of a small page's words.
+ */
+function medianScratch(n: number): Float64Array {
+  if (medianValues.length < n) medianValues = new Float64Array(Math.max(n, 2 * medianValues.length));
+  return medianValues;
 }
 
 /** the median of xs (sorts xs in place) */
@@ -671,12 +684,13 @@ function shapePlan(runs: GlyphRun[], scan: ScanInput): { scale: 1 | 2 | 4; block
   const columns = Math.ceil(scan.width / 8);
   const rows = Math.ceil(scan.height / 8);
   const want = new Uint8Array(columns * rows);
-  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  const cap = Math.min(runs.length, SPREAD_WORDS);
+  const hs = medianScratch(cap);
   let n = 0;
   for (const r of runs) {
     const px = toPixelRect(map, scan.width, scan.height, r.rect);
     if (!px) continue;
-    if (n < hs.length && r.chars >= 2) hs[n++] = px[3] - px[1];
+    if (n < cap && r.chars >= 2) hs[n++] = px[3] - px[1];
     const pad = SHAPE_PAD * (px[3] - px[1]) + 2;
     const b0 = Math.max(0, Math.floor((px[1] - pad) / 8));
     const b1 = Math.min(rows - 1, Math.floor((px[3] + pad) / 8));
@@ -772,10 +786,11 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
       coveredArea++;
     }
   // the body text's line height in samples: the median height of the word boxes
-  const hs = new Float64Array(Math.min(runs.length, SPREAD_WORDS));
+  const cap = Math.min(runs.length, SPREAD_WORDS);
+  const hs = medianScratch(cap);
   let nh = 0;
   for (const r of runs) {
-    if (nh >= hs.length) break;
+    if (nh >= cap) break;
     if (r.chars < 2) continue;
     const px = toPixels(m, r.rect);
     if (px) hs[nh++] = px[3] - px[1];

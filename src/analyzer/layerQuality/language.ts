@@ -352,6 +352,12 @@ export function wordBits(text: string, a: Language, b: Language): number {
  * lower-cased alone: whole-string lower-casing differs only in the Greek final sigma, and no model holds a Greek
  * letter, so both sigmas are "a letter the model does not hold" either way.
  */
+/** the last pair of languages wordBitsIn judged under, and their models */
+let pairA: Language | undefined;
+let pairB: Language | undefined;
+let pairMa: Model | undefined;
+let pairMb: Model | undefined;
+
 export function wordBitsIn(text: string, start: number, end: number, a: Language, b: Language): number {
   const ms = load();
   // lower-casing can lengthen a code point (İ → i + U+0307): three ids per unit at most, and the spaces around
@@ -390,8 +396,15 @@ export function wordBitsIn(text: string, start: number, end: number, a: Language
   }
   if (letters === 0) return NaN;
   if (x[n - 1] !== 0) x[n++] = 0;
-  const ma = ms.get(a)!;
-  const mb = ms.get(b)!;
+  // a page's words are all judged under the same two languages: their models are looked up once
+  if (a !== pairA || b !== pairB) {
+    pairA = a;
+    pairB = b;
+    pairMa = ms.get(a)!;
+    pairMb = ms.get(b)!;
+  }
+  const ma = pairMa!;
+  const mb = pairMb!;
   let ba = 0;
   let bb = 0;
   for (let k = 1; k < n; k++) {

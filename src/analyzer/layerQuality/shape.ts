@@ -61,6 +61,28 @@ function widthOf(ch: string): number {
   return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 0.65 : 0.55;
 }
 
+/** what letterShapes needs of a character: whether it is a letter, its ink above and below the band, its width */
+interface CharShape {
+  letter: boolean;
+  ascends: number;
+  descends: number;
+  width: number;
+}
+/** the characters met so far (bounded: past its size they are worked out each time) */
+const charShapes = new Map<string, CharShape>();
+function shapeOf(ch: string): CharShape {
+  let s = charShapes.get(ch);
+  if (s === undefined) {
+    s = { letter: ch.toLowerCase() !== ch.toUpperCase(), ascends: ascends(ch), descends: DESCENDING.has(ch) ? 1 : 0, width: widthOf(ch) };
+    if (charShapes.size < 4096) charShapes.set(ch, s);
+  }
+  return s;
+}
+
+/** the ink above and below the band of a word's columns (grown as needed: a word's columns at most) */
+let aboveScratch = new Float64Array(256);
+let belowScratch = new Float64Array(256);
+
 /** a running Pearson correlation */
 class Correlation {
   n = 0;
@@ -208,17 +230,20 @@ export function letterShapes(
     const zd1 = Math.min(rows.length, bot + 1 + Math.round(ZONE * xh));
     for (let wi = 0; wi < line.length; wi++) {
       const { run, px } = line[wi];
-      const chars = [...run.text];
+      const text = run.text;
       let letters = 0;
-      for (const ch of chars) if (ch.toLowerCase() !== ch.toUpperCase()) letters++;
+      for (const ch of text) if (shapeOf(ch).letter) letters++;
       if (letters < 2) continue;
       const [c0, , c1] = px;
       const n = c1 - c0;
       if (n < 3) continue;
-      // the word's ink per column in the band, above it and below it
-      const band = new Float64Array(n);
-      const above = new Float64Array(n);
-      const below = new Float64Array(n);
+      // the word's ink per column above the band and below it, and its ink in the band
+      if (aboveScratch.length < n) {
+        aboveScratch = new Float64Array(2 * n);
+        belowScratch = new Float64Array(2 * n);
+      }
+      const above = aboveScratch;
+      const below = belowScratch;
       let bandSum = 0;
       for (let x = 0; x < n; x++) {
         const col = offsets[wi] + x * H;
@@ -229,7 +254,6 @@ export function letterShapes(
         for (let y = top; y <= bot; y++) m += ci[col + y];
         for (let y = bot + 1; y < zd1; y++) b += ci[col + y];
         above[x] = a;
-        band[x] = m;
         below[x] = b;
         bandSum += m;
       }
@@ -237,14 +261,15 @@ export function letterShapes(
       if (!(mean > 0)) continue;
       // the letters laid along the box by their rough widths
       let total = 0;
-      for (const ch of chars) total += widthOf(ch);
+      for (const ch of text) total += shapeOf(ch).width;
       let at = 0;
-      for (const ch of chars) {
+      for (const ch of text) {
+        const cs = shapeOf(ch);
         const s0 = Math.floor((at / total) * n);
-        at += widthOf(ch);
+        at += cs.width;
         const s1 = Math.max(s0 + 1, Math.floor((at / total) * n));
-        const pa = ascends(ch);
-        const pd = DESCENDING.has(ch) ? 1 : 0;
+        const pa = cs.ascends;
+        const pd = cs.descends;
         for (let x = s0; x < Math.min(s1, n); x++) {
           asc.add(pa, above[x] / mean);
           desc.add(pd, below[x] / mean);
