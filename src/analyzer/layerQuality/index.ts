@@ -645,12 +645,10 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
   const { scale, blocks } = shapePlan(runs, scan);
-  // the image (at that scale) and the letter shapes' scratch (at most its size), its block means and mask, and the
-  // entropy-coded data read in place
+  // the image (at that scale), its block means and mask, and the entropy-coded data read in place (the letter shapes
+  // read the image as it is: a line's row profile and its words' columns, nothing of the image's size)
   const bytes =
-    2 * Math.ceil(scan.width / scale) * Math.ceil(scan.height / scale) +
-    2 * Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) +
-    scan.jpeg.length;
+    Math.ceil(scan.width / scale) * Math.ceil(scan.height / scale) + 2 * Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) + scan.jpeg.length;
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
   const release = () => budget?.release(bytes);
   const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale, blocks, true);

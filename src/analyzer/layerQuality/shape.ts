@@ -172,8 +172,6 @@ export function letterShapes(
   // times over; past MAX_READS_PER_PIXEL times its size the page gets no figure
   let reads = 0;
   const maxReads = MAX_READS_PER_PIXEL * w * h;
-  // the ink of a line's words, column by column (one line's at a time; at most the image's size)
-  let columnInk = new Uint8Array(0);
   for (const line of lines.values()) {
     if (outOfTime()) return 'out of time';
     let r0 = h;
@@ -187,33 +185,25 @@ export function letterShapes(
     const R1 = Math.min(h, r1 + pad + 1);
     for (const { px } of line) reads += 2 * (R1 - R0) * (px[2] - px[0]);
     if (reads > maxReads) return 'the word boxes overlap too much';
-    // the ink under each word of the line, kept column by column (its zones are sums down a column) while the line's
-    // row profile is summed: the image is read once, row by row
+    // the line's row profile: the ink under its words, row by row (the zones are read again per word below, in the
+    // image's own order: as fast as keeping the line's ink column by column, which took up to the image's size again)
     const H = R1 - R0;
     const rows = new Float64Array(H);
     let need = 0;
     for (const { px } of line) need += H * (px[2] - px[0]);
     // a line is a strip of the page: more than the image's size under its words is overlap
     if (need > w * h) return 'the word boxes overlap too much';
-    if (columnInk.length < need) columnInk = new Uint8Array(need);
-    const ci = columnInk;
-    const offsets: number[] = [];
-    let off = 0;
     for (const { px } of line) {
-      offsets.push(off);
       const n = px[2] - px[0];
       for (let y = 0; y < H; y++) {
-        const row = (R0 + y) * w;
+        const row = (R0 + y) * w + px[0];
         let s = 0;
         for (let x = 0; x < n; x++) {
-          const d = data[row + px[0] + x];
-          const v = d < level ? level - d : 0;
-          ci[off + x * H + y] = v;
-          s += v;
+          const d = data[row + x];
+          s += d < level ? level - d : 0;
         }
         rows[y] += s;
       }
-      off += H * n;
     }
     let peak = 0;
     for (const v of rows) if (v > peak) peak = v;
@@ -244,18 +234,27 @@ export function letterShapes(
       }
       const above = aboveScratch;
       const below = belowScratch;
+      above.fill(0, 0, n);
+      below.fill(0, 0, n);
       let bandSum = 0;
-      for (let x = 0; x < n; x++) {
-        const col = offsets[wi] + x * H;
-        let a = 0;
-        let m = 0;
-        let b = 0;
-        for (let y = za0; y < top; y++) a += ci[col + y];
-        for (let y = top; y <= bot; y++) m += ci[col + y];
-        for (let y = bot + 1; y < zd1; y++) b += ci[col + y];
-        above[x] = a;
-        below[x] = b;
-        bandSum += m;
+      for (let y = za0; y < zd1; y++) {
+        const row = (R0 + y) * w + c0;
+        if (y < top) {
+          for (let x = 0; x < n; x++) {
+            const d = data[row + x];
+            if (d < level) above[x] += level - d;
+          }
+        } else if (y <= bot) {
+          for (let x = 0; x < n; x++) {
+            const d = data[row + x];
+            if (d < level) bandSum += level - d;
+          }
+        } else {
+          for (let x = 0; x < n; x++) {
+            const d = data[row + x];
+            if (d < level) below[x] += level - d;
+          }
+        }
       }
       const mean = bandSum / n;
       if (!(mean > 0)) continue;
