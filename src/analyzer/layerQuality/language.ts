@@ -244,8 +244,6 @@ export function languageEvidence(text: string): LanguageEvidence {
   if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, unmodeled: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
-  // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
-  // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
   // letters no model holds (the id past every alphabet's)
   const other = size - 1;
   let allLetters = 0;
@@ -255,6 +253,8 @@ export function languageEvidence(text: string): LanguageEvidence {
       allLetters++;
       if (x[i] === other) unmodeled++;
     }
+  // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
+  // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
   const ns = Math.min(n, SELECT_CHARS);
   if (costScratch[0].length < n) costScratch = LANGUAGES.map(() => new Float64Array(n));
   let bestIx = 0;
@@ -347,17 +347,17 @@ export function wordBits(text: string, a: Language, b: Language): number {
   return wordBitsIn(text, 0, text.length, a, b);
 }
 
-/**
- * wordBits of text[start, end), read in place (a page's words are judged without a string each). Each code point is
- * lower-cased alone: whole-string lower-casing differs only in the Greek final sigma, and no model holds a Greek
- * letter, so both sigmas are "a letter the model does not hold" either way.
- */
 /** the last pair of languages wordBitsIn judged under, and their models */
 let pairA: Language | undefined;
 let pairB: Language | undefined;
 let pairMa: Model | undefined;
 let pairMb: Model | undefined;
 
+/**
+ * wordBits of text[start, end), read in place (a page's words are judged without a string each). Each code point is
+ * lower-cased alone: whole-string lower-casing differs only in the Greek final sigma, and no model holds a Greek
+ * letter, so both sigmas are "a letter the model does not hold" either way.
+ */
 export function wordBitsIn(text: string, start: number, end: number, a: Language, b: Language): number {
   const ms = load();
   // lower-casing can lengthen a code point (İ → i + U+0307): three ids per unit at most, and the spaces around
