@@ -164,9 +164,9 @@ function main(): number {
       log(`  ${`${k}${poor ? ' (poor)' : ''} ×${rs.length}`.padEnd(28)}${shownSignals.map((n) => mean(n).padStart(14)).join('')}`);
     }
 
-  // overfitting check: refit the model (floor and slope of the missing share and the non-word floor on a grid, the text weights by ridge
-  // least squares) without each document, and on halves; once for the text-only model (pages whose scan cannot be
-  // read at letter scale) and once with the letter shapes (shape.ts), on the pages that have them
+  // overfitting check: refit the model (floor and slope of the missing share and the non-word floor on a grid, the
+  // text weights by ridge least squares) without each document, and on halves; once for the text-only model (pages
+  // whose scan cannot be read at letter scale) and once with the letter shapes (shape.ts), on the pages that have them
   const ws = sig('widthSpread', 0);
   const gb = sig('garbled', 0);
   const nw = sig('nonWords', 0);
