@@ -44,35 +44,37 @@ interface Range {
 /**
  * A ToUnicode map's text by code. A map defines far more codes than a page shows, so a code below 0x10000 whose text
  * is one UTF-16 unit or code point keeps that number only (in `dense`), and its string is made when it is first asked
- * for; other codes keep their strings (in `codes`).
+ * for; other codes keep their strings (in `codes`). Nothing more is made up front: every font with a ToUnicode map
+ * builds one of these with the text layer on, and two Maps per font were a fifth of the cost of reading a small map.
  */
 class ToUnicodeText {
-  /** code → text for codes not kept in `dense` */
-  readonly codes = new Map<number, string>();
+  /** code → text for codes at or above 0x10000 (made on the first one: most maps have none) */
+  private codes: Map<number, string> | null = null;
   readonly ranges: Range[] = [];
   truncated = false;
-  /** code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come */
+  /**
+   * code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come. A code
+   * point's string, once made, goes into `strings` and the entry points to it.
+   */
   private dense = new Int32Array(256);
   private readonly strings: string[] = [];
   /** codes defined in `dense` */
   private denseCount = 0;
-  /** strings made from `dense` */
-  private readonly made = new Map<number, string>();
 
   /** distinct codes defined */
   get size(): number {
-    return this.denseCount + this.codes.size;
+    return this.denseCount + (this.codes ? this.codes.size : 0);
   }
 
   has(code: number): boolean {
     if (code < 0x10000) return code < this.dense.length && this.dense[code] !== 0;
-    return this.codes.has(code);
+    return this.codes !== null && this.codes.has(code);
   }
 
   /** defines a code's text, given as a string or as one code point (1..0x10FFFF) */
   set(code: number, text: string | number): void {
     if (code >= 0x10000) {
-      this.codes.set(code, typeof text === 'number' ? codePointText(text) : text);
+      (this.codes ??= new Map()).set(code, typeof text === 'number' ? codePointText(text) : text);
       return;
     }
     let d = this.dense;
@@ -84,7 +86,6 @@ class ToUnicodeText {
       this.dense = d = grown;
     }
     if (d[code] === 0) this.denseCount++;
-    else this.made.delete(code);
     if (typeof text === 'number') d[code] = text + 1;
     else {
       this.strings.push(text);
@@ -107,13 +108,14 @@ class ToUnicodeText {
   }
 
   private textOf(code: number): string | undefined {
-    if (code >= 0x10000) return this.codes.get(code);
+    if (code >= 0x10000) return this.codes?.get(code);
     if (code >= this.dense.length) return undefined;
     const v = this.dense[code];
     if (v === 0) return undefined;
     if (v < 0) return this.strings[-v - 1];
-    let s = this.made.get(code);
-    if (s === undefined) this.made.set(code, (s = codePointText(v - 1)));
+    const s = codePointText(v - 1);
+    this.strings.push(s);
+    this.dense[code] = -this.strings.length;
     return s;
   }
 }
@@ -312,11 +314,14 @@ class CompositeText implements FontText {
   }
 }
 
+const NULLS_256: (string | undefined | null)[] = new Array<string | undefined | null>(256).fill(null);
+
 /** a simple font's text: its codes are bytes, each one's text (ToUnicode first, then the encoding) worked out once */
 class SimpleText implements FontText {
   readonly bytes: number;
   readonly truncated: boolean;
-  private readonly memo = new Array<string | undefined | null>(256).fill(null);
+  /** code → text, null until asked for (a copy of one array of nulls: cheaper than filling a new one per font) */
+  private readonly memo = NULLS_256.slice();
 
   constructor(
     private readonly tu: ToUnicodeText | null,
