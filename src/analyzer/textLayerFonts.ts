@@ -493,10 +493,6 @@ class SimpleTable {
 
 function simpleTable(dict: PdfDict, r: Resolver, subtype: string): SimpleTable {
   const isType3 = subtype === 'Type3';
-  const baseFont = getName(r, dict, 'BaseFont') ?? '';
-  const std = isType3 ? undefined : standard14(baseFont);
-  const desc = getDict(r, dict, 'FontDescriptor');
-  const embeddedTrueType = desc !== undefined && (r.resolve(desc.get('FontFile2')) instanceof PdfStream || subtype === 'TrueType');
   const enc = r.resolve(dict.get('Encoding'));
   let base: Int32Array | undefined;
   let names: (string | undefined)[] | undefined;
@@ -518,13 +514,26 @@ function simpleTable(dict: PdfDict, r: Resolver, subtype: string): SimpleTable {
       }
     }
   }
-  if (!base) {
-    if (std?.family === 'Symbol') base = symbolEncoding();
-    else if (std?.family === 'ZapfDingbats') base = zapfDingbatsEncoding();
-    else if (embeddedTrueType && !std) base = latin1Encoding();
-    else if (!isType3) base = standardEncoding();
-  }
+  base ??= builtInEncoding(dict, r, subtype);
   return new SimpleTable(names, base, isType3);
+}
+
+/**
+ * The base encoding of a simple font whose /Encoding names none: the standard-14 font's own, Latin-1 for an embedded
+ * TrueType program, else StandardEncoding (none for Type3). Only looked up then: most fonts name their encoding, and
+ * matching /BaseFont against the standard 14 names was most of this module's cost for them.
+ */
+function builtInEncoding(dict: PdfDict, r: Resolver, subtype: string): Int32Array | undefined {
+  const isType3 = subtype === 'Type3';
+  const baseFont = getName(r, dict, 'BaseFont') ?? '';
+  const std = isType3 ? undefined : standard14(baseFont);
+  const desc = getDict(r, dict, 'FontDescriptor');
+  const embeddedTrueType = desc !== undefined && (r.resolve(desc.get('FontFile2')) instanceof PdfStream || subtype === 'TrueType');
+  if (std?.family === 'Symbol') return symbolEncoding();
+  if (std?.family === 'ZapfDingbats') return zapfDingbatsEncoding();
+  if (embeddedTrueType && !std) return latin1Encoding();
+  if (!isType3) return standardEncoding();
+  return undefined;
 }
 
 /** the text of code c of a simple font: its /Differences name, else its base encoding's character */
