@@ -194,3 +194,38 @@ test('ToUnicode text parser: the code bound counts distinct codes and marks the 
   assert.equal(t.get(4), undefined);
   assert.equal(t.truncated, true);
 });
+
+test('ToUnicode text reader: fed by the fonts parse (its lexer tap), the same text as parsed alone, broken blocks too', async () => {
+  const { ToUnicodeTextReader } = await import('../src/analyzer/textLayerFonts');
+  const { parseCMap } = await import('../src/analyzer/cmap');
+  const maps = [
+    // a cid value that is a word skips the entry here while the fonts parse leaves the block: the texts follow the reader
+    '1 begincidrange <0001> <0003> junk <0004> <0005> 66 beginbfchar <0010> <0041> endbfchar endcidrange',
+    // an array left open, a name target, a range written backwards, a code of 6 bytes, bytes past the end
+    '2 beginbfrange <20> <22> [<0061> /b <0063> <30> <10> <0041> endbfrange 1 beginbfchar <010203040506> /fi <40> /A endbfchar <41',
+    '1 beginbfchar <0001> <0041>',
+  ];
+  for (const m of maps) {
+    const data = new Uint8Array(Buffer.from(m, 'latin1'));
+    const alone = parseToUnicodeText(data);
+    const reader = new ToUnicodeTextReader();
+    parseCMap(data, undefined, undefined, reader);
+    assert.ok(reader.complete, m);
+    const tapped = reader.result();
+    for (let code = 0; code < 0x80; code++) assert.equal(tapped.get(code), alone.get(code), `${m}: code ${code}`);
+    assert.deepEqual([tapped.size, tapped.bytes, tapped.truncated], [alone.size, alone.bytes, alone.truncated], m);
+  }
+  // a code point past U+10FFFF: reading stops, the fonts parse goes on to the end, and the reader throws as parsing alone does
+  const data = new Uint8Array(
+    Buffer.from('1 begincidrange <0001> <0020> 1114100 endcidrange 1 begincodespacerange <00> <FF> endcodespacerange', 'latin1'),
+  );
+  assert.throws(() => parseToUnicodeText(data), RangeError);
+  const reader = new ToUnicodeTextReader();
+  const parsed = parseCMap(data, undefined, undefined, reader);
+  assert.equal(parsed.codespace.length, 1);
+  assert.ok(reader.complete);
+  assert.throws(() => reader.result(), RangeError);
+  // a reader that did not see the end has no complete text
+  const partial = new ToUnicodeTextReader();
+  assert.equal(partial.complete, false);
+});

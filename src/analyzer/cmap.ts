@@ -279,6 +279,15 @@ const W = WHITE;
 const R = REGULAR;
 
 /**
+ * Sees every token a CMapLexer reads, as it reads it, with the lexer's state for that token (its string, number or
+ * word). The text layer's ToUnicode reader rides on the fonts' parse of the same bytes this way instead of lexing
+ * the map a second time.
+ */
+export interface CMapTokenTap {
+  token(t: number, lx: CMapLexer): void;
+}
+
+/**
  * A forward-only tokenizer over a CMap's bytes. Strings land in a reused scratch buffer of
  * `limits.maxCMapStringBytes` bytes; longer ones are cut (strTruncated).
  *
@@ -289,6 +298,8 @@ const R = REGULAR;
  * the one byte-class table of bytes.ts, so they agree on white-space, delimiters and hex digits.
  */
 export class CMapLexer {
+  /** told of each token read (see CMapTokenTap); null when nobody listens */
+  tap: CMapTokenTap | null = null;
   pos = 0;
   start = 0;
   end = 0;
@@ -306,6 +317,12 @@ export class CMapLexer {
   }
 
   next(): number {
+    const t = this.read();
+    if (this.tap !== null) this.tap.token(t, this);
+    return t;
+  }
+
+  private read(): number {
     // hundreds of fonts with megabytes of CMap each: parsing is work that grows with the input, so it sees the clock
     if (++this.tokens === CLOCK_EVERY) {
       this.tokens = 0;
@@ -499,11 +516,13 @@ function singleTarget(str: Uint8Array, len: number, offset: number): number {
 
 /**
  * Parses a CMap stream's bytes. Throws only BudgetExhausted (the budget's deadline passed); otherwise what could
- * not be read is left out.
+ * not be read is left out. It reads every token up to the end (or up to what it throws or catches).
  * @param limits the caps (default: the budget's, else the defaults)
+ * @param tap told of every token read, in order (see CMapTokenTap)
  */
-export function parseCMap(data: Uint8Array, budget?: Budget, limits: CMapLimits = limitsOf(budget)): ParsedCMap {
+export function parseCMap(data: Uint8Array, budget?: Budget, limits: CMapLimits = limitsOf(budget), tap?: CMapTokenTap): ParsedCMap {
   const lx = new CMapLexer(data, budget, limits);
+  if (tap) lx.tap = tap;
   const maxCodes = limits.maxCMapCodes;
   const maxCidRanges = limits.maxCidRanges;
   const maxCodespace = limits.maxCodespaceRanges;

@@ -17,7 +17,7 @@ import { OPERANDS, Op } from './operators';
 import type { AnalyzerOptions } from './options';
 import { Parser } from './parser';
 import { TextLayerBuilder } from './textLayer';
-import { type FontText, fontText } from './textLayerFonts';
+import { type FontText, ToUnicodeTextReader, fontText } from './textLayerFonts';
 import type { FontEvidence, ImageBox, Rect, RouteReason, TextLayer } from './types';
 
 export interface PageScan {
@@ -61,7 +61,9 @@ export class ScanContext {
     readonly options: AnalyzerOptions,
     readonly budget: Budget,
   ) {
-    this.fonts = new FontCache(r, budget, options.fontCacheBytes);
+    // with the text layer on, a font's ToUnicode text is read from the tokens the font's loading lexes
+    const layer = options.textLayer === true || options.layerQuality === true;
+    this.fonts = new FontCache(r, budget, options.fontCacheBytes, layer ? () => new ToUnicodeTextReader(budget) : undefined);
   }
   /** Throws BudgetExhausted (time ran out loading it, or it can't be held even alone). */
   font(d: PdfDict): LoadedFont {

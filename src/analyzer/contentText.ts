@@ -10,11 +10,11 @@ import { type Matrix, multiply, transformRect } from './geometry';
 import { type ClipText, type GState, type TextRun, advanceText } from './gstate';
 import { isWhite } from './lexer';
 import { type PdfValue, isNumber } from './objects';
-import { type TextLayerBuilder, boundsInto } from './textLayer';
+import { type GlyphPlacement, type TextLayerBuilder, boundsInto } from './textLayer';
 import type { FontEvidence, Rect } from './types';
 
-/** the text layer's scratch glyph box (TextLayerBuilder.glyph copies what it keeps) */
-const glyphRect: Rect = [0, 0, 0, 0];
+/** the text layer's scratch glyph box and baseline (TextLayerBuilder.glyph copies what it keeps) */
+const glyphAt: GlyphPlacement = new Float64Array(8);
 
 /** Shows strings (and TJ adjustments), advancing `tm` in place, and books the characters as visible or invisible. */
 export function showText(s: PageScanner, g: GState, tm: Matrix, items: PdfValue[]): void {
@@ -172,7 +172,8 @@ function showGlyphs(
   const m2 = tm[2] * c[0] + tm[3] * c[2];
   const m3 = tm[2] * c[1] + tm[3] * c[3];
   const size = Math.abs(fs) * Math.hypot(m2, m3);
-  const rect = glyphRect;
+  const at = glyphAt;
+  layer.style(size, ts.fontName, th);
   const simple = font && !vertical ? simpleFontTables(font) : undefined;
   for (const it of items) {
     if (it instanceof Uint8Array && simple) {
@@ -186,7 +187,6 @@ function showGlyphs(
       const yHi = rise + 0.8 * fs;
       const r2 = rise * m2;
       const r3 = rise * m3;
-      const fontName = ts.fontName;
       for (let i = 0; i < it.length; i++) {
         const k = it[i];
         const nc = cc[k];
@@ -195,8 +195,12 @@ function showGlyphs(
         const m4 = tm[4] * c[0] + tm[5] * c[2] + c[4];
         const m5 = tm[4] * c[1] + tm[5] * c[3] + c[5];
         const w = adv * th;
-        boundsInto(rect, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
-        layer.glyph(nc > 0 ? (ft?.text(k) ?? '') : '', nc, rect, r2 + m4, r3 + m5, w * m0 + r2 + m4, w * m1 + r3 + m5, size, fontName, th);
+        boundsInto(at, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
+        at[4] = r2 + m4;
+        at[5] = r3 + m5;
+        at[6] = w * m0 + r2 + m4;
+        at[7] = w * m1 + r3 + m5;
+        layer.glyph(nc > 0 ? (ft?.text(k) ?? '') : '', nc, at);
         chars += nc;
         bad += bb[k];
         glyphs++;
@@ -227,12 +231,12 @@ function showGlyphs(
         let x1: number;
         let y1: number;
         if (vertical) {
-          boundsInto(rect, m0, m1, m2, m3, m4, m5, -fs / 2, -adv, fs / 2, 0);
+          boundsInto(at, m0, m1, m2, m3, m4, m5, -fs / 2, -adv, fs / 2, 0);
           x1 = m4 - adv * m2;
           y1 = m5 - adv * m3;
         } else {
           const w = adv * th;
-          boundsInto(rect, m0, m1, m2, m3, m4, m5, 0, rise - 0.2 * fs, w, rise + 0.8 * fs);
+          boundsInto(at, m0, m1, m2, m3, m4, m5, 0, rise - 0.2 * fs, w, rise + 0.8 * fs);
           x1 = w * m0 + rise * m2 + m4;
           y1 = w * m1 + rise * m3 + m5;
         }
@@ -240,7 +244,11 @@ function showGlyphs(
         const y0 = rise * m3 + m5;
         let text = '';
         if (t.chars > 0) text = (font ? ft?.text(code) : String.fromCharCode(code)) ?? '';
-        layer.glyph(text, t.chars, rect, x0, y0, x1, y1, size, ts.fontName, th);
+        at[4] = x0;
+        at[5] = y0;
+        at[6] = x1;
+        at[7] = y1;
+        layer.glyph(text, t.chars, at);
         chars += t.chars;
         bad += t.bad;
         glyphs += t.glyphs;

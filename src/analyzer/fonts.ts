@@ -38,7 +38,7 @@ import {
   symbolEncoding,
   zapfDingbatsEncoding,
 } from './encodings';
-import { CidMap, CodespaceRange, ParsedCMap, PredefinedCMap, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
+import { CidMap, type CMapTokenTap, CodespaceRange, ParsedCMap, PredefinedCMap, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
 import { latin1 } from './text';
 
 export interface TextTally {
@@ -103,7 +103,8 @@ export function newTally(): TextTally {
 interface FontEnv {
   r: Resolver;
   budget: Budget;
-  cmap(s: PdfStream): ParsedCMap;
+  /** `toUnicode`: the stream is a font's /ToUnicode (the text layer may read its text along) */
+  cmap(s: PdfStream, toUnicode?: boolean): ParsedCMap;
 }
 
 /** Work units (CMap codes, width entries) between two looks at the clock while loading a font: tuning, not a limit. */
@@ -152,14 +153,20 @@ export class FontCache {
   /**
    * With the text layer on: the CMap stream this cache decoded last, and its bytes. The layer reads a font's ToUnicode
    * again for its text right after the font is loaded (textLayerFonts.ts); it takes these bytes instead of inflating
-   * the stream a second time. One stream at most, for as long as the document's fonts live.
+   * the stream a second time, and the text its reader took from the tokens while the stream was parsed here, when it
+   * had one. One stream at most, for as long as the document's fonts live.
    */
   private lastDecoded: DecodedCMap | undefined;
 
+  /**
+   * @param textReader with the text layer on: makes the reader that listens to a ToUnicode stream's parse for its text
+   * (textLayerFonts.ts makes it; this module only hands it over)
+   */
   constructor(
     r: Resolver,
     private readonly budget: Budget,
     maxBytes: number,
+    textReader?: () => CMapTokenTap,
   ) {
     const cmapShare = Math.floor(maxBytes / 4);
     this.fonts = new ChargedLru(budget, 'fonts', maxBytes - cmapShare);
@@ -168,10 +175,10 @@ export class FontCache {
     this.env = {
       r,
       budget,
-      cmap: (s) => {
+      cmap: (s, toUnicode) => {
         let p = this.cmaps.get(s);
         if (!p) {
-          p = parseCMapStream(s, r, budget, keep ? this : undefined);
+          p = parseCMapStream(s, r, budget, keep ? this : undefined, toUnicode ? textReader : undefined);
           this.cmaps.set(s, p, cmapBytes(p));
         }
         return p;
@@ -179,12 +186,12 @@ export class FontCache {
     };
   }
 
-  /** the bytes of `s` if this cache decoded it last (see lastDecoded); each decoding is handed out once */
-  takeDecoded(s: PdfStream, maxBytes: number): DecodedStream | undefined {
+  /** the bytes of `s` if this cache decoded it last (see lastDecoded), and its text reader; each is handed out once */
+  takeDecoded(s: PdfStream, maxBytes: number): { dec: DecodedStream; reader?: CMapTokenTap } | undefined {
     const d = this.lastDecoded;
     if (!d || d.stream !== s || d.maxBytes !== maxBytes) return undefined;
     this.lastDecoded = undefined;
-    return d.dec;
+    return d;
   }
 
   /** @internal parseCMapStream's hand-over */
@@ -250,9 +257,15 @@ interface DecodedCMap {
   stream: PdfStream;
   maxBytes: number;
   dec: DecodedStream;
+  /** what listened to the parse (textReader's), when one did */
+  reader?: CMapTokenTap;
 }
 
-function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget, keep?: FontCache): ParsedCMap {
+/**
+ * @param keep the cache to hand the decoded bytes to (text layer on)
+ * @param textReader makes a listener for the parse's tokens (a ToUnicode stream with the text layer on)
+ */
+function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget, keep?: FontCache, textReader?: () => CMapTokenTap): ParsedCMap {
   const maxBytes = budget.limits.maxCMapBytes;
   const dec = r.decodeStream(s, maxBytes);
   if (dec.outOfTime) budget.checkTime('cmap');
@@ -260,15 +273,16 @@ function parseCMapStream(s: PdfStream, r: Resolver, budget: Budget, keep?: FontC
   const held = dec.data.length;
   if (!budget.tryCharge(held, 'cmap')) throw new BudgetExhausted('memory-limit', 'cmap');
   let parsed: ParsedCMap;
+  const reader = textReader?.();
   try {
-    parsed = parseCMap(dec.data, budget);
+    parsed = parseCMap(dec.data, budget, undefined, reader);
   } finally {
     budget.release(held);
   }
   if (dec.truncated || dec.error || dec.outOfTime) parsed.truncated = true;
   const wmode = s.dict.get('WMode');
   if (wmode === 1) parsed.wmode = 1;
-  keep?.keepDecoded({ stream: s, maxBytes, dec });
+  keep?.keepDecoded({ stream: s, maxBytes, dec, reader });
   return parsed;
 }
 
@@ -297,7 +311,7 @@ function toUnicodeState(dict: PdfDict, env: FontEnv, lookup: UnicodeLookup | nul
   const v = env.r.resolve(dict.get('ToUnicode'));
   if (v === undefined || v === null) return 'no';
   if (!lookup || lookup.swapped) return 'broken';
-  return v instanceof PdfStream && env.cmap(v).truncated ? 'broken' : 'yes';
+  return v instanceof PdfStream && env.cmap(v, true).truncated ? 'broken' : 'yes';
 }
 
 /**
@@ -320,7 +334,7 @@ function loadToUnicode(dict: PdfDict, env: FontEnv, composite: boolean): Unicode
   const v = env.r.resolve(dict.get('ToUnicode'));
   if (composite && (v === 'Identity-H' || v === 'Identity-V')) return IDENTITY_UNICODE;
   if (!(v instanceof PdfStream)) return null;
-  return toUnicodeMap(env.cmap(v));
+  return toUnicodeMap(env.cmap(v, true));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

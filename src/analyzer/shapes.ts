@@ -119,14 +119,17 @@ export function anchorLayerShapes(score: boolean): void {
       // so that the fields' representations are the final ones: a field that first held a small integer and then a
       // fraction moves the builder to a new map, and only the new one would matter
       const builder = new TextLayerBuilder(options, budget);
+      const at = (...v: number[]) => Float64Array.from(v);
       builder.beginShow();
-      builder.glyph('a', 1, [0.5, 0.25, 5.5, 10.25], 0.5, 0.25, 5.5, 0.25, 10.5, 'F', 0.9);
-      builder.glyph('', 0, [5.5, 0.25, 8.5, 10.25], 5.5, 0.25, 8.5, 0.25, 10.5, 'F', 0.9);
-      builder.glyph('', 1, [8.5, 0.25, 13.5, 10.25], 8.5, 0.25, 13.5, 0.25, 10.5, 'F', 0.9);
-      builder.glyph('b', 1, [0.5, -19.75, 5.5, -9.75], 0.5, -19.75, 5.5, -19.75, 12, 'G', 1);
+      builder.style(10.5, 'F', 0.9);
+      builder.glyph('a', 1, at(0.5, 0.25, 5.5, 10.25, 0.5, 0.25, 5.5, 0.25));
+      builder.glyph('', 0, at(5.5, 0.25, 8.5, 10.25, 5.5, 0.25, 8.5, 0.25));
+      builder.glyph('', 1, at(8.5, 0.25, 13.5, 10.25, 8.5, 0.25, 13.5, 0.25));
+      builder.style(12, 'G', 1);
+      builder.glyph('b', 1, at(0.5, -19.75, 5.5, -9.75, 0.5, -19.75, 5.5, -19.75));
       builder.endShow('invisible');
       builder.beginShow();
-      builder.glyph('c', 1, [6.5, -19.75, 11.5, -9.75], 6.5, -19.75, 11.5, -19.75, 12, 'G', 1);
+      builder.glyph('c', 1, at(6.5, -19.75, 11.5, -9.75, 6.5, -19.75, 11.5, -19.75));
       builder.endShow('visible');
       layerAnchors.push(doc, ctx, layerScans, builder, builder.finish());
     } catch {

@@ -48,6 +48,10 @@ export class TextLayerBuilder {
   // the last glyph size seen and its rounding (NaN: none yet; NaN !== NaN, so a NaN size is rounded each time)
   private lastSize = NaN;
   private roundedSize = NaN;
+  // the current operator's glyph size in user space, font resource name and horizontal scaling (see style())
+  private size = NaN;
+  private font = '';
+  private hScale = NaN;
   // runs of the current text-showing operator: [showFrom, runs.length)
   private showFrom = 0;
   private uncharged = 0;
@@ -64,11 +68,24 @@ export class TextLayerBuilder {
     this.showFrom = this.runs.length;
   }
 
+  /** The glyphs that follow (up to the next call) have this size in user space, font resource name and scaling. */
+  style(size: number, font: string, hScale: number): void {
+    this.size = size;
+    this.font = font;
+    this.hScale = hScale;
+  }
+
   /**
-   * One glyph: its text ('' for none), its characters as fonts.ts counts them, and its placement: the baseline from
-   * (x0, y0) to (x1, y1) in user space, the box, the size in user space.
+   * One glyph of the current style: its text ('' for none), its characters as fonts.ts counts them, and its
+   * placement `g`: the box [0..3] and the baseline from (g[4], g[5]) to (g[6], g[7]) in user space. Numbers in an array
+   * rather than arguments: a call that is not inlined boxes each number argument, six objects per glyph.
    */
-  glyph(text: string, chars: number, rect: Rect, x0: number, y0: number, x1: number, y1: number, size: number, font: string, hScale: number): void {
+  glyph(text: string, chars: number, g: GlyphPlacement): void {
+    const x0 = g[4];
+    const y0 = g[5];
+    const x1 = g[6];
+    const y1 = g[7];
+    const size = this.size;
     const space = chars === 0;
     // reading order: gap or line break before this glyph
     if (this.hasPrev) {
@@ -104,6 +121,7 @@ export class TextLayerBuilder {
     }
     const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
     const cur = this.cur;
+    const font = this.font;
     // the size is the same for every glyph of an operator: rounded once
     let rs = this.roundedSize;
     if (size !== this.lastSize) {
@@ -115,10 +133,10 @@ export class TextLayerBuilder {
       this.word += t;
       cur.chars += chars;
       const r = cur.rect;
-      if (rect[0] < r[0]) r[0] = rect[0];
-      if (rect[1] < r[1]) r[1] = rect[1];
-      if (rect[2] > r[2]) r[2] = rect[2];
-      if (rect[3] > r[3]) r[3] = rect[3];
+      if (g[0] < r[0]) r[0] = g[0];
+      if (g[1] < r[1]) r[1] = g[1];
+      if (g[2] > r[2]) r[2] = g[2];
+      if (g[3] > r[3]) r[3] = g[3];
       if (this.curKept) this.uncharged += t.length * 2;
       return;
     }
@@ -126,11 +144,11 @@ export class TextLayerBuilder {
     this.word = t;
     this.startRun({
       text: t,
-      rect: [rect[0], rect[1], rect[2], rect[3]],
+      rect: [g[0], g[1], g[2], g[3]],
       visibility: 'visible',
       font,
       size: rs,
-      hScale: round3(hScale),
+      hScale: round3(this.hScale),
       chars,
     });
   }
@@ -248,9 +266,12 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
-/** Bounds of the rectangle [x0, y0, x1, y1] mapped through [a b c d e f], written into `out` (no allocation per glyph). */
+/** A glyph's box and baseline, as TextLayerBuilder.glyph reads them: [box x0, y0, x1, y1, baseline x0, y0, x1, y1]. */
+export type GlyphPlacement = Float64Array;
+
+/** Bounds of the rectangle [x0, y0, x1, y1] mapped through [a b c d e f], written into out[0..3] (no allocation per glyph). */
 export function boundsInto(
-  out: Rect,
+  out: Rect | GlyphPlacement,
   a: number,
   b: number,
   c: number,

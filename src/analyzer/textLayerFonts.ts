@@ -3,7 +3,9 @@
  *
  * fonts.ts decides how many characters each code yields and whether they decode (its tables keep classes, never
  * text, so the routing path stays small and fast). The text layer needs the text itself, so this module reads the
- * same sources again, in the same order of precedence, and keeps strings:
+ * same sources again, in the same order of precedence, and keeps strings (a ToUnicode stream's tokens are not lexed
+ * again: ToUnicodeTextReader listens while the font's loading parses them, and reads them itself only when it could
+ * not):
  * - a ToUnicode map (bfchar / bfrange; cid entries are read as code points, as MuPDF does);
  * - simple fonts without one (or for the codes it lacks): /Differences glyph names, then /Encoding or
  *   /BaseEncoding, then the standard-14 encodings, Latin-1 for embedded TrueType, else StandardEncoding;
@@ -14,7 +16,7 @@
  * Bounded: codes kept per map, ranges kept per map, and the clock is checked while parsing.
  */
 import { type Budget, BudgetExhausted, limitsOf } from './budget';
-import { CMapLexer, T_ARRAY_CLOSE, T_ARRAY_OPEN, T_EOF, T_KEYWORD, T_NAME, T_NUM, T_STR } from './cmap';
+import { CMapLexer, type CMapTokenTap, T_ARRAY_CLOSE, T_ARRAY_OPEN, T_EOF, T_KEYWORD, T_NAME, T_NUM, T_STR } from './cmap';
 import { glyphNameToUnicode, latin1Encoding, namedEncoding, standardEncoding, symbolEncoding, zapfDingbatsEncoding } from './encodings';
 import { type FontCache, standard14 } from './fonts';
 import { PdfDict, PdfStream, type Resolver, getArray, getDict, getName, isNumber } from './objects';
@@ -44,35 +46,37 @@ interface Range {
 /**
  * A ToUnicode map's text by code. A map defines far more codes than a page shows, so a code below 0x10000 whose text
  * is one UTF-16 unit or code point keeps that number only (in `dense`), and its string is made when it is first asked
- * for; other codes keep their strings (in `codes`).
+ * for; other codes keep their strings (in `codes`). Nothing more is made up front: every font with a ToUnicode map
+ * builds one of these with the text layer on, and two Maps per font were a fifth of the cost of reading a small map.
  */
 class ToUnicodeText {
-  /** code → text for codes not kept in `dense` */
-  readonly codes = new Map<number, string>();
+  /** code → text for codes at or above 0x10000 (made on the first one: most maps have none) */
+  private codes: Map<number, string> | null = null;
   readonly ranges: Range[] = [];
   truncated = false;
-  /** code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come */
+  /**
+   * code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come. A code
+   * point's string, once made, goes into `strings` and the entry points to it.
+   */
   private dense = new Int32Array(256);
   private readonly strings: string[] = [];
   /** codes defined in `dense` */
   private denseCount = 0;
-  /** strings made from `dense` */
-  private readonly made = new Map<number, string>();
 
   /** distinct codes defined */
   get size(): number {
-    return this.denseCount + this.codes.size;
+    return this.denseCount + (this.codes ? this.codes.size : 0);
   }
 
   has(code: number): boolean {
     if (code < 0x10000) return code < this.dense.length && this.dense[code] !== 0;
-    return this.codes.has(code);
+    return this.codes !== null && this.codes.has(code);
   }
 
   /** defines a code's text, given as a string or as one code point (1..0x10FFFF) */
   set(code: number, text: string | number): void {
     if (code >= 0x10000) {
-      this.codes.set(code, typeof text === 'number' ? codePointText(text) : text);
+      (this.codes ??= new Map()).set(code, typeof text === 'number' ? codePointText(text) : text);
       return;
     }
     let d = this.dense;
@@ -84,7 +88,6 @@ class ToUnicodeText {
       this.dense = d = grown;
     }
     if (d[code] === 0) this.denseCount++;
-    else this.made.delete(code);
     if (typeof text === 'number') d[code] = text + 1;
     else {
       this.strings.push(text);
@@ -107,13 +110,14 @@ class ToUnicodeText {
   }
 
   private textOf(code: number): string | undefined {
-    if (code >= 0x10000) return this.codes.get(code);
+    if (code >= 0x10000) return this.codes?.get(code);
     if (code >= this.dense.length) return undefined;
     const v = this.dense[code];
     if (v === 0) return undefined;
     if (v < 0) return this.strings[-v - 1];
-    let s = this.made.get(code);
-    if (s === undefined) this.made.set(code, (s = codePointText(v - 1)));
+    const s = codePointText(v - 1);
+    this.strings.push(s);
+    this.dense[code] = -this.strings.length;
     return s;
   }
 }
@@ -152,91 +156,213 @@ function unitsValue(units: number[], offset: number): string | number | undefine
   return unitsText(units, offset);
 }
 
-/** ToUnicode CMap stream → code → text. Never throws except through budget.checkTime. */
+/** ToUnicode CMap stream → code → text. Throws through budget.checkTime, and RangeError for a code point past U+10FFFF. */
 export function parseToUnicodeText(data: Uint8Array, budget?: Budget): ToUnicodeText {
-  const out = new ToUnicodeText();
-  const limits = limitsOf(budget);
-  const maxCodes = limits.maxTextCodesPerFont;
-  const maxRanges = limits.maxTextRangesPerFont;
+  const reader = new ToUnicodeTextReader(budget);
   // the CMap parser's tokenizer (cmap.ts): one reading of CMap syntax for the routing path and the text layer
   const lx = new CMapLexer(data, budget);
-  /** the last string token as a big-endian code (its first 4 bytes) */
-  const codeOf = (): number => {
-    let v = 0;
-    for (let i = 0; i < lx.strLen && i < 4; i++) v = v * 256 + lx.str[i];
-    return v;
-  };
-  /** the last string token as UTF-16 units */
-  const unitsOf = (): number[] => {
-    const u: number[] = [];
-    for (let i = 0; i + 1 < lx.strLen && u.length < MAX_TARGET_UNITS; i += 2) u.push((lx.str[i] << 8) | lx.str[i + 1]);
-    return u;
-  };
-  const put = (code: number, text: string | number | undefined) => {
+  for (;;) {
+    const t = lx.next();
+    reader.token(t, lx);
+    if (t === T_EOF || reader.failed) break;
+  }
+  return reader.result();
+}
+
+// where ToUnicodeTextReader is in the map's syntax: outside a block, or which token of which entry comes next
+const MAIN = 0;
+const BFCHAR_CODE = 1;
+const BFCHAR_TARGET = 2;
+const BFRANGE_LO = 3;
+const BFRANGE_HI = 4;
+const BFRANGE_TARGET = 5;
+const BFRANGE_ARRAY = 6;
+const CID_LO = 7;
+const CID_HI = 8;
+const CID_VALUE = 9;
+
+/**
+ * A ToUnicode map's text, read token by token as they are lexed: by parseToUnicodeText from its own lexer, or as the
+ * tap of the fonts' parse of the same bytes (fonts.ts, cmap.ts), so that with the text layer on a map is lexed once.
+ * The text is complete only when the reader saw the end of the map.
+ *
+ * The grammar, and what breaks out of a block on a token it does not expect: bfchar <code> <target>|/name;
+ * bfrange <lo> <hi> <target>|[<t>|/name …]; cidchar <code> n; cidrange <lo> <hi> n (a word in place of n skips the
+ * entry). A token that breaks out of a block is consumed by it (not read as the start of another).
+ */
+export class ToUnicodeTextReader implements CMapTokenTap {
+  private readonly out = new ToUnicodeText();
+  private readonly maxCodes: number;
+  private readonly maxRanges: number;
+  private state = MAIN;
+  private cidRange = false;
+  /** the entry's code, or its range's first and last codes */
+  private lo = 0;
+  private hi = 0;
+  /** the next code of a bfrange's array */
+  private next = 0;
+  private ended = false;
+  /** reading threw (a code point past U+10FFFF): the rest is ignored, and result() throws it */
+  failed = false;
+  private error: unknown = undefined;
+
+  constructor(budget?: Budget) {
+    const limits = limitsOf(budget);
+    this.maxCodes = limits.maxTextCodesPerFont;
+    this.maxRanges = limits.maxTextRangesPerFont;
+  }
+
+  /** the whole map was read (its end seen): result() is what parseToUnicodeText gives for it */
+  get complete(): boolean {
+    return this.ended;
+  }
+
+  token(t: number, lx: CMapLexer): void {
+    if (this.ended) return;
+    if (t === T_EOF) {
+      this.ended = true;
+      return;
+    }
+    if (this.failed) return;
+    try {
+      this.step(t, lx);
+    } catch (e) {
+      this.failed = true;
+      this.error = e;
+    }
+  }
+
+  /** the text read; throws what reading threw */
+  result(): ToUnicodeText {
+    if (this.failed) throw this.error;
+    return this.out;
+  }
+
+  private step(t: number, lx: CMapLexer): void {
+    switch (this.state) {
+      case MAIN:
+        if (t === T_KEYWORD) this.begin(lx);
+        return;
+      case BFCHAR_CODE:
+      case BFRANGE_LO:
+      case BFRANGE_HI:
+      case CID_LO:
+      case CID_HI:
+        if (t === T_STR) this.code(codeOf(lx));
+        else this.state = MAIN;
+        return;
+      case BFCHAR_TARGET:
+        this.state = BFCHAR_CODE;
+        if (t === T_STR) this.put(this.lo, unitsValue(unitsOf(lx), 0));
+        else if (t === T_NAME) {
+          const cp = glyphNameToUnicode(lx.text());
+          if (cp > 0) this.put(this.lo, cp <= 0x10ffff ? cp : String.fromCodePoint(cp));
+        } else this.state = MAIN;
+        return;
+      case BFRANGE_TARGET:
+        this.state = BFRANGE_LO;
+        if (t === T_STR) this.bfrange(unitsOf(lx));
+        else if (t === T_ARRAY_OPEN) {
+          this.next = this.lo;
+          this.state = BFRANGE_ARRAY;
+        } else this.state = MAIN;
+        return;
+      case BFRANGE_ARRAY:
+        if (t === T_STR || t === T_NAME) {
+          if (t === T_STR && this.next <= this.hi) this.put(this.next, unitsValue(unitsOf(lx), 0));
+          this.next++;
+        } else this.state = t === T_ARRAY_CLOSE ? BFRANGE_LO : MAIN;
+        return;
+      case CID_VALUE:
+        if (t !== T_NUM && t !== T_KEYWORD) {
+          this.state = MAIN;
+          return;
+        }
+        this.state = CID_LO;
+        this.cid(t === T_NUM ? lx.num : NaN);
+        return;
+    }
+  }
+
+  /** a keyword outside a block: the blocks read here start */
+  private begin(lx: CMapLexer): void {
+    if (lx.is('beginbfchar')) this.state = BFCHAR_CODE;
+    else if (lx.is('beginbfrange')) this.state = BFRANGE_LO;
+    else if (lx.is('begincidrange') || lx.is('begincidchar')) {
+      this.cidRange = lx.is('begincidrange');
+      this.state = CID_LO;
+    }
+  }
+
+  /** a code token where the state expects one */
+  private code(code: number): void {
+    switch (this.state) {
+      case BFCHAR_CODE:
+        this.lo = code;
+        this.state = BFCHAR_TARGET;
+        return;
+      case BFRANGE_LO:
+        this.lo = code;
+        this.state = BFRANGE_HI;
+        return;
+      case BFRANGE_HI:
+        this.hi = code;
+        this.state = BFRANGE_TARGET;
+        return;
+      case CID_LO:
+        this.lo = this.hi = code;
+        this.state = this.cidRange ? CID_HI : CID_VALUE;
+        return;
+      case CID_HI:
+        this.hi = code;
+        this.state = CID_VALUE;
+        return;
+    }
+  }
+
+  /** <lo> <hi> <target>: short ranges code by code, long ones kept as ranges */
+  private bfrange(units: number[]): void {
+    const { lo, hi, out } = this;
+    if (hi < lo || units.length === 0) return;
+    if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) this.put(c, unitsValue(units, c - lo));
+    else if (out.ranges.length < this.maxRanges) out.ranges.push({ lo, hi, units });
+    else out.truncated = true;
+  }
+
+  /** <lo> [<hi>] n: the codes' CIDs read as code points, only for codes no bf entry mapped (explicit bf entries win) */
+  private cid(v: number): void {
+    const { lo, hi, out } = this;
+    if (!Number.isInteger(v) || v < 0 || hi < lo) return;
+    if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) if (!out.has(c)) this.put(c, unitsValue([v + (c - lo)], 0));
+    if (hi - lo >= SHORT_RANGE) {
+      if (out.ranges.length < this.maxRanges) out.ranges.unshift({ lo, hi, units: [v] });
+      else out.truncated = true;
+    }
+  }
+
+  private put(code: number, text: string | number | undefined): void {
     if (text === undefined) return;
-    if (out.size >= maxCodes && !out.has(code)) {
+    const out = this.out;
+    if (out.size >= this.maxCodes && !out.has(code)) {
       out.truncated = true;
       return;
     }
     out.set(code, text);
-  };
-  for (let t = lx.next(); t !== T_EOF; t = lx.next()) {
-    if (t !== T_KEYWORD) continue;
-    if (lx.is('beginbfchar')) {
-      while (lx.next() === T_STR) {
-        const code = codeOf();
-        const v = lx.next();
-        if (v === T_STR) put(code, unitsValue(unitsOf(), 0));
-        else if (v === T_NAME) {
-          const cp = glyphNameToUnicode(lx.text());
-          if (cp > 0) put(code, cp <= 0x10ffff ? cp : String.fromCodePoint(cp));
-        } else break;
-      }
-    } else if (lx.is('beginbfrange')) {
-      while (lx.next() === T_STR) {
-        const lo = codeOf();
-        if (lx.next() !== T_STR) break;
-        const hi = codeOf();
-        const v = lx.next();
-        if (v === T_STR) {
-          const units = unitsOf();
-          if (hi < lo || units.length === 0) continue;
-          if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) put(c, unitsValue(units, c - lo));
-          else if (out.ranges.length < maxRanges) out.ranges.push({ lo, hi, units });
-          else out.truncated = true;
-        } else if (v === T_ARRAY_OPEN) {
-          let c = lo;
-          let e = lx.next();
-          for (; e === T_STR || e === T_NAME; e = lx.next()) {
-            if (e === T_STR && c <= hi) put(c, unitsValue(unitsOf(), 0));
-            c++;
-          }
-          if (e !== T_ARRAY_CLOSE) break;
-        } else break;
-      }
-    } else if (lx.is('begincidrange') || lx.is('begincidchar')) {
-      const range = lx.is('begincidrange');
-      while (lx.next() === T_STR) {
-        const lo = codeOf();
-        let hi = lo;
-        if (range) {
-          if (lx.next() !== T_STR) break;
-          hi = codeOf();
-        }
-        const nt = lx.next();
-        if (nt !== T_NUM && nt !== T_KEYWORD) break;
-        const v = nt === T_NUM ? lx.num : NaN;
-        if (!Number.isInteger(v) || v < 0 || hi < lo) continue;
-        // explicit bf entries win: only fill codes not mapped yet
-        if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) if (!out.has(c)) put(c, unitsValue([v + (c - lo)], 0));
-        if (hi - lo >= SHORT_RANGE) {
-          if (out.ranges.length < maxRanges) out.ranges.unshift({ lo, hi, units: [v] });
-          else out.truncated = true;
-        }
-      }
-    }
   }
-  return out;
+}
+
+/** the last string token as a big-endian code (its first 4 bytes) */
+function codeOf(lx: CMapLexer): number {
+  let v = 0;
+  for (let i = 0; i < lx.strLen && i < 4; i++) v = v * 256 + lx.str[i];
+  return v;
+}
+
+/** the last string token as UTF-16 units */
+function unitsOf(lx: CMapLexer): number[] {
+  const u: number[] = [];
+  for (let i = 0; i + 1 < lx.strLen && u.length < MAX_TARGET_UNITS; i += 2) u.push((lx.str[i] << 8) | lx.str[i + 1]);
+  return u;
 }
 
 function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget, fonts?: FontCache): ToUnicodeText | null {
@@ -244,9 +370,12 @@ function readToUnicode(dict: PdfDict, r: Resolver, budget?: Budget, fonts?: Font
   if (!(v instanceof PdfStream)) return null;
   const maxBytes = limitsOf(budget).maxCMapBytes;
   // the bytes the font's loading decoded a moment ago, when it did: the same stream, the same cap, the same bytes
-  const dec = fonts?.takeDecoded(v, maxBytes) ?? r.decodeStream(v, maxBytes);
+  const kept = fonts?.takeDecoded(v, maxBytes);
+  const dec = kept?.dec ?? r.decodeStream(v, maxBytes);
   if (dec.outOfTime) budget?.checkTime('cmap');
-  const t = parseToUnicodeText(dec.data, budget);
+  // and the text a reader took from those bytes' tokens as the font's loading parsed them, when it read them all
+  const reader = kept?.reader;
+  const t = reader instanceof ToUnicodeTextReader && reader.complete ? reader.result() : parseToUnicodeText(dec.data, budget);
   if (dec.truncated || dec.error) t.truncated = true;
   return t.size + t.ranges.length > 0 ? t : null;
 }
@@ -312,11 +441,14 @@ class CompositeText implements FontText {
   }
 }
 
+const NULLS_256: (string | undefined | null)[] = new Array<string | undefined | null>(256).fill(null);
+
 /** a simple font's text: its codes are bytes, each one's text (ToUnicode first, then the encoding) worked out once */
 class SimpleText implements FontText {
   readonly bytes: number;
   readonly truncated: boolean;
-  private readonly memo = new Array<string | undefined | null>(256).fill(null);
+  /** code → text, null until asked for (a copy of one array of nulls: cheaper than filling a new one per font) */
+  private readonly memo = NULLS_256.slice();
 
   constructor(
     private readonly tu: ToUnicodeText | null,
@@ -361,10 +493,6 @@ class SimpleTable {
 
 function simpleTable(dict: PdfDict, r: Resolver, subtype: string): SimpleTable {
   const isType3 = subtype === 'Type3';
-  const baseFont = getName(r, dict, 'BaseFont') ?? '';
-  const std = isType3 ? undefined : standard14(baseFont);
-  const desc = getDict(r, dict, 'FontDescriptor');
-  const embeddedTrueType = desc !== undefined && (r.resolve(desc.get('FontFile2')) instanceof PdfStream || subtype === 'TrueType');
   const enc = r.resolve(dict.get('Encoding'));
   let base: Int32Array | undefined;
   let names: (string | undefined)[] | undefined;
@@ -386,13 +514,26 @@ function simpleTable(dict: PdfDict, r: Resolver, subtype: string): SimpleTable {
       }
     }
   }
-  if (!base) {
-    if (std?.family === 'Symbol') base = symbolEncoding();
-    else if (std?.family === 'ZapfDingbats') base = zapfDingbatsEncoding();
-    else if (embeddedTrueType && !std) base = latin1Encoding();
-    else if (!isType3) base = standardEncoding();
-  }
+  base ??= builtInEncoding(dict, r, subtype);
   return new SimpleTable(names, base, isType3);
+}
+
+/**
+ * The base encoding of a simple font whose /Encoding names none: the standard-14 font's own, Latin-1 for an embedded
+ * TrueType program, else StandardEncoding (none for Type3). Only looked up then: most fonts name their encoding, and
+ * matching /BaseFont against the standard 14 names was most of this module's cost for them.
+ */
+function builtInEncoding(dict: PdfDict, r: Resolver, subtype: string): Int32Array | undefined {
+  const isType3 = subtype === 'Type3';
+  const baseFont = getName(r, dict, 'BaseFont') ?? '';
+  const std = isType3 ? undefined : standard14(baseFont);
+  const desc = getDict(r, dict, 'FontDescriptor');
+  const embeddedTrueType = desc !== undefined && (r.resolve(desc.get('FontFile2')) instanceof PdfStream || subtype === 'TrueType');
+  if (std?.family === 'Symbol') return symbolEncoding();
+  if (std?.family === 'ZapfDingbats') return zapfDingbatsEncoding();
+  if (embeddedTrueType && !std) return latin1Encoding();
+  if (!isType3) return standardEncoding();
+  return undefined;
 }
 
 /** the text of code c of a simple font: its /Differences name, else its base encoding's character */
