@@ -301,6 +301,23 @@ test('nonWords: words that read like no language of the page rise with the OCR d
   assert.equal(q('ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe').signals.nonWords, 0);
 });
 
+test('nonWords judges the words of the page text, not glyph runs: a file that places glyphs one by one still has words', () => {
+  // the text of a font whose codes are shifted by one letter ("Proceedings of the ..."), each glyph its own run
+  const text = 'Opnbddchmfr ne sgd Zmmtzk Lddshmf ne sgd Zrrnbhzshnm enq Bnlotszshnmzk Khmftzrshbr zmc sgd Hmsdqmzshnmzk Bnmedqdmbd';
+  const runs: GlyphRun[] = [...text.replace(/ /g, '')].map((ch, i) => ({
+    text: ch,
+    rect: [72 + i * 6, 700, 78 + i * 6, 710],
+    visibility: 'visible',
+    font: 'F1',
+    size: 10,
+    hScale: 1,
+    chars: 1,
+  }));
+  const shifted = layerQuality({ layer: { runs, runCount: runs.length, text }, which: 'visible' });
+  assert.ok((shifted.signals.nonWords as number) > 0.5, JSON.stringify(shifted.signals));
+  assert.equal(shifted.reocr, true, JSON.stringify(shifted.signals));
+});
+
 test('too little text to judge: never a confident keep, and re-OCR only on glyphs that do not decode', () => {
   const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
   // a page number, a lone name the models do not know, a row of digits: no evidence either way

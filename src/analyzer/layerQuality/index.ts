@@ -451,7 +451,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     fragments: words ? frags / words : 0,
     longWords: words ? longs / words : 0,
     widthSpread: spread,
-    nonWords: nonWords(runs, lang.language, lang.second),
+    nonWords: nonWords(text, lang.language, lang.second),
     unmodeled: lang.unmodeled,
     letters: lang.letters,
   };
@@ -489,7 +489,7 @@ function codePointAt(s: string, i: number, end: number): number {
 }
 
 /**
- * The share of words that read like no language of the page. Words are the runs' white-space-separated tokens with
+ * The share of words that read like no language of the page. Words are the page text's white-space-separated tokens with
  * their edges' punctuation, quotes and brackets stripped, cut into parts at hyphens and slashes (a compound's parts
  * are words of their own); tokens with a number anywhere are left out (codes, numbers, IDs: `garbled` judges digits
  * inside words). A part with a letter counts as a word; one of two or more letters and nothing else is judged: it
@@ -497,60 +497,58 @@ function codePointAt(s: string, i: number, end: number): number {
  * languages (language.ts wordBits). A one-letter word or one with other characters inside counts but is not judged.
  * A clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
  * while the rare real word the small models do not know (a name, a command) mostly stays under it. Read in place,
- * character by character: a page's words cost no strings.
+ * character by character: a page's words cost no strings. The page's text (the layer's reading order, its spaces
+ * implied by the glyphs' positions), not the glyph runs: a file that places its glyphs one by one has runs that are
+ * not words (a Caesar-shifted font's text read as one-letter runs judged nothing).
  */
-function nonWords(runs: GlyphRun[], a: Language, b: Language): number {
+function nonWords(s: string, a: Language, b: Language): number {
   let words = 0;
   let non = 0;
-  for (const r of runs) {
-    if (words >= NONWORD_WORDS) break;
-    const s = r.text;
-    const n = s.length;
-    let i = 0;
+  const n = s.length;
+  let i = 0;
+  while (i < n && words < NONWORD_WORDS) {
+    // a token: the next run of non-space characters; [first, last) from its first letter or number to its last
+    let cp = codePointAt(s, i, n);
+    let k = kindOf(cp);
+    if (k === K_SPACE) {
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    let first = -1;
+    let last = -1;
+    let number = false;
     while (i < n) {
-      // a token: the next run of non-space characters; [first, last) from its first letter or number to its last
-      let cp = codePointAt(s, i, n);
-      let k = kindOf(cp);
-      if (k === K_SPACE) {
-        i += cp > 0xffff ? 2 : 1;
-        continue;
+      cp = codePointAt(s, i, n);
+      k = kindOf(cp);
+      if (k === K_SPACE) break;
+      const w = cp > 0xffff ? 2 : 1;
+      if (k === K_LETTER || k === K_NUMBER) {
+        if (first < 0) first = i;
+        last = i + w;
+        if (k === K_NUMBER) number = true;
       }
-      let first = -1;
-      let last = -1;
-      let number = false;
-      while (i < n) {
-        cp = codePointAt(s, i, n);
-        k = kindOf(cp);
-        if (k === K_SPACE) break;
-        const w = cp > 0xffff ? 2 : 1;
-        if (k === K_LETTER || k === K_NUMBER) {
-          if (first < 0) first = i;
-          last = i + w;
-          if (k === K_NUMBER) number = true;
-        }
-        i += w;
+      i += w;
+    }
+    if (first < 0 || number) continue;
+    // its parts between hyphens and slashes
+    let p = first;
+    while (p < last) {
+      let letters = 0;
+      let others = 0;
+      let q = p;
+      while (q < last) {
+        const c = s.charCodeAt(q);
+        if (c === 0x2d || c === 0x2f) break;
+        const pc = codePointAt(s, q, last);
+        if (kindOf(pc) === K_LETTER) letters++;
+        else others++;
+        q += pc > 0xffff ? 2 : 1;
       }
-      if (first < 0 || number) continue;
-      // its parts between hyphens and slashes
-      let p = first;
-      while (p < last) {
-        let letters = 0;
-        let others = 0;
-        let q = p;
-        while (q < last) {
-          const c = s.charCodeAt(q);
-          if (c === 0x2d || c === 0x2f) break;
-          const pc = codePointAt(s, q, last);
-          if (kindOf(pc) === K_LETTER) letters++;
-          else others++;
-          q += pc > 0xffff ? 2 : 1;
-        }
-        if (letters > 0) {
-          words++;
-          if (others === 0 && letters >= 2 && wordBitsIn(s, p, q, a, b) > NONWORD_BITS) non++;
-        }
-        p = q + 1;
+      if (letters > 0) {
+        words++;
+        if (others === 0 && letters >= 2 && wordBitsIn(s, p, q, a, b) > NONWORD_BITS) non++;
       }
+      p = q + 1;
     }
   }
   return words ? non / words : 0;
