@@ -579,25 +579,18 @@ const AC_LOOK = 11;
 
 function acSkipTable(h: Huffman, look = AC_LOOK): Uint16Array {
   const t = new Uint16Array(1 << look);
-  let code = 0;
-  let k = 0;
-  for (let len = 1; len <= look; len++) {
-    const count = k < h.values.length ? countOfLength(h, len) : 0;
-    for (let i = 0; i < count; i++, code++, k++) {
-      const rs = h.values[k];
-      const s = rs & 15;
-      const r = rs >> 4;
-      let entry: number;
-      if (s === 0 && r !== 15) entry = (len << 7) | 1;
-      else if (s === 0) entry = (len << 7) | (16 << 1);
-      else if (len + s <= look) entry = ((len + s) << 7) | ((r + 1) << 1);
-      else continue;
-      const shift = look - len;
-      const base = code << shift;
-      for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
-    }
-    code <<= 1;
-  }
+  forEachCode(h, look, (rs, len, code) => {
+    const s = rs & 15;
+    const r = rs >> 4;
+    let entry: number;
+    if (s === 0 && r !== 15) entry = (len << 7) | 1;
+    else if (s === 0) entry = (len << 7) | (16 << 1);
+    else if (len + s <= look) entry = ((len + s) << 7) | ((r + 1) << 1);
+    else return;
+    const shift = look - len;
+    const base = code << shift;
+    for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
+  });
   return t;
 }
 
@@ -665,30 +658,23 @@ const AC_ZEROS = 3;
 function acValueTable(h: Huffman): Uint32Array {
   const look = AC_VALUE_LOOK;
   const t = new Uint32Array(1 << look);
-  let code = 0;
-  let k = 0;
-  for (let len = 1; len <= look; len++) {
-    const count = k < h.values.length ? countOfLength(h, len) : 0;
-    for (let i = 0; i < count; i++, code++, k++) {
-      const rs = h.values[k];
-      const s = rs & 15;
-      const r = rs >> 4;
-      const shift = look - len;
-      const base = code << shift;
-      if (s === 0) {
-        const entry = ((r === 15 ? AC_ZEROS : AC_END) << 5) | len;
-        for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
-        continue;
-      }
-      if (len + s > look) continue;
-      for (let j = 0; j < 1 << shift; j++) {
-        const extra = (j >> (shift - s)) & ((1 << s) - 1);
-        const v = extra < 1 << (s - 1) ? extra - (1 << s) + 1 : extra;
-        t[base + j] = (((v + 32768) << 16) >>> 0) + ((r << 8) | (AC_VALUE << 5) | (len + s));
-      }
+  forEachCode(h, look, (rs, len, code) => {
+    const s = rs & 15;
+    const r = rs >> 4;
+    const shift = look - len;
+    const base = code << shift;
+    if (s === 0) {
+      const entry = ((r === 15 ? AC_ZEROS : AC_END) << 5) | len;
+      for (let j = 0; j < 1 << shift; j++) t[base + j] = entry;
+      return;
     }
-    code <<= 1;
-  }
+    if (len + s > look) return;
+    for (let j = 0; j < 1 << shift; j++) {
+      const extra = (j >> (shift - s)) & ((1 << s) - 1);
+      const v = extra < 1 << (s - 1) ? extra - (1 << s) + 1 : extra;
+      t[base + j] = (((v + 32768) << 16) >>> 0) + ((r << 8) | (AC_VALUE << 5) | (len + s));
+    }
+  });
   return t;
 }
 
@@ -721,6 +707,17 @@ function acMultiTable(h: Huffman): Uint32Array {
     if (used > 0) t[v] = (used << 9) | (adv << 1) | eob;
   }
   return t;
+}
+
+/** Calls visit(symbol, code length, code) for each symbol of h whose code is at most `look` bits long, in code order. */
+function forEachCode(h: Huffman, look: number, visit: (rs: number, len: number, code: number) => void): void {
+  let code = 0;
+  let k = 0;
+  for (let len = 1; len <= look; len++) {
+    const count = k < h.values.length ? countOfLength(h, len) : 0;
+    for (let i = 0; i < count; i++, code++, k++) visit(h.values[k], len, code);
+    code <<= 1;
+  }
 }
 
 function countOfLength(h: Huffman, len: number): number {
