@@ -183,7 +183,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   // image behind them (a background, a page photo beside the text) is no witness of their letters
   const whole = input.scan && input.which === 'invisible' ? readWhole(runs, input.scan, input.budget, maxScanPixels) : undefined;
   try {
-    return scoreWith(input, runs, x, signals, whole);
+    return scoreWith(input, runs, x, signals, whole, maxScanPixels);
   } finally {
     if (whole && 'release' in whole) whole.release();
   }
@@ -196,10 +196,11 @@ function scoreWith(
   x: TextSignals,
   signals: LayerQuality['signals'],
   whole: Whole | { note: string } | undefined,
+  maxScanPixels: number,
 ): LayerQuality {
   const { layer } = input;
   const ink = input.scan
-    ? inkSignals(runs, input.scan, input.budget, input.maxScanPixels ?? 40_000_000, whole && 'means' in whole ? whole.means : undefined)
+    ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
     : { note: 'no scan image' };
   let textInkMissed = INK_MISSED_UNKNOWN;
   if ('note' in ink) signals.image = ink.note;

@@ -218,8 +218,7 @@ export function letterShapes(
     const xh = bot - top + 1;
     const za0 = Math.max(0, top - Math.round(ZONE * xh));
     const zd1 = Math.min(rows.length, bot + 1 + Math.round(ZONE * xh));
-    for (let wi = 0; wi < line.length; wi++) {
-      const { run, px } = line[wi];
+    for (const { run, px } of line) {
       const text = run.text;
       let letters = 0;
       for (const ch of text) if (shapeOf(ch).letter) letters++;
