@@ -9,7 +9,7 @@ import { layerQuality, type ScanInput } from './layerQuality/index';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { PdfDict, PdfStream } from './objects';
-import { type AnalyzerOptions, resolveOptions } from './options';
+import { type AnalyzerOptions, buildsTextLayer, resolveOptions } from './options';
 import { decideRoute } from './route';
 import {
   type DocumentMetadata,
@@ -30,7 +30,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   anchorShapes();
   const start = Date.now();
   const opts = resolveOptions(options);
-  if (opts.textLayer || opts.layerQuality) anchorLayerShapes(opts.layerQuality === true);
+  if (buildsTextLayer(opts)) anchorLayerShapes(opts.layerQuality === true);
   const budget = new Budget(start + opts.timeBudgetMs, opts.maxHeldBytes);
   let doc: OpenedDocument | undefined;
   const report: DocumentReport = {

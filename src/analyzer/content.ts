@@ -14,7 +14,7 @@ import { type ClipText, type ClipTextNode, type GState, LimitHit, type TextRun, 
 import { ARRAY_START, Cmd, DICT_START, EOF, Lexer } from './lexer';
 import { PdfDict, PdfStream, type PdfValue, type Resolver, isNumber } from './objects';
 import { OPERANDS, Op } from './operators';
-import type { AnalyzerOptions } from './options';
+import { type AnalyzerOptions, buildsTextLayer } from './options';
 import { Parser } from './parser';
 import { TextLayerBuilder } from './textLayer';
 import { type FontText, ToUnicodeTextReader, fontText } from './textLayerFonts';
@@ -62,8 +62,7 @@ export class ScanContext {
     readonly budget: Budget,
   ) {
     // with the text layer on, a font's ToUnicode text is read from the tokens the font's loading lexes
-    const layer = options.textLayer === true || options.layerQuality === true;
-    this.fonts = new FontCache(r, budget, options.fontCacheBytes, layer ? () => new ToUnicodeTextReader(budget) : undefined);
+    this.fonts = new FontCache(r, budget, options.fontCacheBytes, buildsTextLayer(options) ? () => new ToUnicodeTextReader(budget) : undefined);
   }
   /** Throws BudgetExhausted (time ran out loading it, or it can't be held even alone). */
   font(d: PdfDict): LoadedFont {
@@ -136,7 +135,7 @@ export class PageScanner {
     this.r = ctx.r;
     this.opt = ctx.options;
     this.visible = page.cropBox;
-    this.layer = ctx.options.textLayer || ctx.options.layerQuality ? new TextLayerBuilder(ctx.options, ctx.budget) : null;
+    this.layer = buildsTextLayer(ctx.options) ? new TextLayerBuilder(ctx.options, ctx.budget) : null;
     this.scanImages = ctx.options.layerQuality ? [] : undefined;
   }
 

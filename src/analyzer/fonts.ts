@@ -159,8 +159,8 @@ export class FontCache {
   private lastDecoded: DecodedCMap | undefined;
 
   /**
-   * @param textReader with the text layer on: makes the reader that listens to a ToUnicode stream's parse for its text
-   * (textLayerFonts.ts makes it; this module only hands it over)
+   * @param textReader with the text layer on (and only then): makes the reader that listens to a ToUnicode stream's
+   * parse for its text (textLayerFonts.ts makes it; this module only hands it over)
    */
   constructor(
     r: Resolver,
@@ -171,7 +171,8 @@ export class FontCache {
     const cmapShare = Math.floor(maxBytes / 4);
     this.fonts = new ChargedLru(budget, 'fonts', maxBytes - cmapShare);
     this.cmaps = new ChargedLru(budget, 'cmap', cmapShare);
-    const keep = budget.limits.textLayer === true || budget.limits.layerQuality === true;
+    // the text layer (which alone has a reader to hand) reads the ToUnicode bytes again: they are kept for it
+    const keep = textReader !== undefined;
     this.env = {
       r,
       budget,

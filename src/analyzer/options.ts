@@ -233,6 +233,11 @@ const TEMPLATES: readonly AnalyzerOptions[] = [0, 1, 2, 3].map((flags) => {
 });
 const OPTION_KEYS = Object.keys(DEFAULT_OPTIONS) as (keyof AnalyzerOptions)[];
 
+/** Whether the analysis builds the text layer: asked for itself, or for the layer-quality score, which reads it. */
+export function buildsTextLayer(o: Readonly<AnalyzerOptions>): boolean {
+  return o.textLayer === true || o.layerQuality === true;
+}
+
 /** Merges user options over the defaults, ignoring keys whose values are not finite numbers where numbers are expected. */
 export function resolveOptions(partial?: Partial<AnalyzerOptions>): AnalyzerOptions {
   if (!partial) return { ...TEMPLATES[0] };
