@@ -110,6 +110,18 @@ const treeRows = async () =>
       ),
     );
 
+// The Page Routes rows once `ready(rows)` holds: the checks that follow read that same drawing of the tree (the view
+// redraws as a run goes on, and a second read can land in the middle of a redraw and see no rows).
+const treeRowsWhen = (ready, what, timeoutMs) =>
+  waitFor(
+    async () => {
+      const rows = await treeRows();
+      return ready(rows) ? rows : undefined;
+    },
+    what,
+    timeoutMs,
+  );
+
 // The explorer rows that are selected, by name (the list marks them aria-selected).
 const explorerSelection = () =>
   page
@@ -156,15 +168,11 @@ await step('classify a multi-selection from the explorer context menu', page, as
       if (!(await rangeSelected())) throw new Error(`the selection changed under the menu: ${await explorerSelection()}`);
     },
   );
-  await waitFor(
-    async () => {
-      const rows = await treeRows();
-      return range.every((name) => rows.some((r) => r.startsWith(name)));
-    },
+  const rows = await treeRowsWhen(
+    (rows) => range.every((name) => rows.some((r) => r.startsWith(name))),
     'mixed.pdf, ocr-layer.pdf and scan.pdf in the Page Routes tree',
     60_000,
   );
-  const rows = await treeRows();
   check(
     rows.some((r) => /mixed\.pdf.*needs OCR.*4/.test(r)),
     `multi-selection: mixed.pdf says it needs OCR on page 4: ${rows.find((r) => r.includes('mixed.pdf'))}`,
@@ -182,8 +190,7 @@ await step('classify a folder from the explorer context menu', page, async () =>
   await explorerRow('docs').waitFor({ timeout: 15_000 });
   if (!(await explorerRow('locked.pdf').isVisible())) await explorerRow('more').click();
   await contextMenu(page, explorerRow('more'), 'Classify PDF Pages');
-  await waitFor(async () => (await treeRows()).some((r) => r.includes('locked.pdf')), 'locked.pdf in the tree', 60_000);
-  const rows = await treeRows();
+  const rows = await treeRowsWhen((rows) => rows.some((r) => r.includes('locked.pdf')), 'locked.pdf in the tree', 60_000);
   const locked = rows.find((r) => r.includes('locked.pdf')) ?? '';
   check(/password/i.test(locked), `the password file shows can't tell: password required: ${locked}`);
   check(
@@ -195,16 +202,11 @@ await step('classify a folder from the explorer context menu', page, async () =>
 // 3. the routing tree: route groups with counts
 await step('routing tree shows route groups with counts', page, async () => {
   // the folder run goes on in the background after its first file appears: wait for all three
-  await waitFor(
-    async () => {
-      const rows = await treeRows();
-      // the tree redraws as the run goes on: the route groups are read once some group with its count is drawn again
-      return ['locked.pdf', 'damaged.pdf', 'truncated.pdf'].every((n) => rows.some((r) => r.includes(n))) && rows.some((r) => /\(\d+\)/.test(r));
-    },
+  const rows = await treeRowsWhen(
+    (rows) => ['locked.pdf', 'damaged.pdf', 'truncated.pdf'].every((n) => rows.some((r) => r.includes(n))) && rows.some((r) => /\(\d+\)/.test(r)),
     "the folder's three PDFs and a route group's count in the tree",
     60_000,
   );
-  const rows = await treeRows();
   check(
     rows.some((r) => /OCR.*\(1\)/i.test(r)),
     `a route group with a count: ${rows
@@ -251,20 +253,17 @@ await step('classify all shows progress and reaches every PDF', page, async () =
       .catch(() => '')
   ).replace(/\s+/g, ' ');
   check(/Classifying 11 PDFs/.test(text), `progress notification names the run: "${text.slice(0, 80)}"`);
-  await waitFor(
-    async () => {
-      const rows = await treeRows();
-      // (zoning-minutes.pdf sorts last, below what the view shows: the layer-quality step below scrolls to it)
-      return ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf', 'tesseract.pdf', 'docs/summary.pdf', 'more/summary.pdf'].every((n) =>
+  // (zoning-minutes.pdf sorts last, below what the view shows: the layer-quality step below scrolls to it)
+  const rows = await treeRowsWhen(
+    (rows) =>
+      ['text.pdf', 'truncated.pdf', 'ocr-layer.pdf', 'tesseract.pdf', 'docs/summary.pdf', 'more/summary.pdf'].every((n) =>
         rows.some((r) => r.startsWith(n)),
-      );
-    },
+      ),
     'every PDF in the tree',
     90_000,
   );
   check(true, 'classify all reached every PDF (text.pdf and truncated.pdf, never selected before, are in the tree)');
   // same-named files: each row names the shortest path suffix that tells it apart, as VS Code's tabs do
-  const rows = await treeRows();
   const reports = rows.filter((r) => /summary\.pdf/.test(r));
   check(
     reports.some((r) => r.startsWith('docs/summary.pdf')) &&
