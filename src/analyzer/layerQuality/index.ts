@@ -167,7 +167,7 @@ const LIKELIHOOD_RUNS = 20_000;
 
 export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
-  const runs = layer.runs.filter((r) => (input.which === 'invisible' ? r.visibility !== 'visible' : r.visibility === 'visible'));
+  const runs = runsOf(layer.runs, input.which === 'invisible');
   const text = runs.length === layer.runs.length ? layer.text : runs.map((r) => r.text).join(' ');
   const x = textSignals(text, runs);
   const signals = shownSignals(x);
@@ -187,6 +187,19 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   } finally {
     if (whole && 'release' in whole) whole.release();
   }
+}
+
+/**
+ * The runs scored: an OCR layer's hidden ones or a text page's visible ones. The array itself when every run is one
+ * (a text page's runs mostly are): a page's first filter and its closure cost more than a small page's score.
+ */
+function runsOf(all: GlyphRun[], invisible: boolean): GlyphRun[] {
+  let i = 0;
+  while (i < all.length && (all[i].visibility !== 'visible') === invisible) i++;
+  if (i === all.length) return all;
+  const kept = all.slice(0, i);
+  for (i++; i < all.length; i++) if ((all[i].visibility !== 'visible') === invisible) kept.push(all[i]);
+  return kept;
 }
 
 /** layerQuality's second half: the image evidence (`whole`: the scan decoded whole, or why not) and the estimate */
@@ -374,72 +387,75 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   let wLetterDigit = false;
   let wBad = false;
   let garbled = 0;
-  const endWord = (): void => {
-    if (wLetters > 0) {
-      words++;
-      if (wLetters <= 2) frags++;
-      if (wLetters >= 16) longs++;
-      if (wLatin && wCyrillic) mixed++;
-      if (wBad || (wLatin && wCyrillic)) garbled++;
-    }
-    wLetters = 0;
-    wLatin = false;
-    wCyrillic = false;
-    wPrev = 0;
-    wLetterDigit = false;
-    wBad = false;
-  };
-  const shape = (kind: number): void => {
-    if (kind === 2 && wPrev === 1) wBad = true;
-    else if (kind === 3 && (wPrev === 1 || wPrev === 2)) wLetterDigit = true;
-    else if ((kind === 1 || kind === 2) && wLetterDigit && wPrev === 3) wBad = true;
-    if (kind === 1 || kind === 2) wLetterDigit = false;
-    wPrev = kind;
-  };
-  // the first TEXT_CHARS characters are read: shares of a sample that large are as good as the whole page's
+  // the first TEXT_CHARS characters are read: shares of a sample that large are as good as the whole page's. One
+  // loop with the word's state in locals (as closures, its fifteen variables lived in a heap context every character
+  // read and wrote), and one pass past the text's end that closes the last word
   const n = Math.min(text.length, TEXT_CHARS);
-  for (let i = 0; i < n; i++) {
-    let cp = text.charCodeAt(i);
-    let units = 1;
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
-      const lo = text.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-        units = 2;
-      }
-    }
-    if (cp < 128) {
-      if (ASCII_SPACE[cp]) endWord();
-      else {
-        if (cp > 32) {
-          nonSpace++;
-          if (cp === 0x7f) bad++;
-          else if (!ASCII_WORDISH[cp]) symbols++;
+  for (let i = 0; i <= n; i++) {
+    // white space ends a word; anything else has a kind for the word's shape (0 other, 1 small, 2 capital, 3 digit)
+    let space = true;
+    let kind = 0;
+    if (i < n) {
+      let cp = text.charCodeAt(i);
+      let units = 1;
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+        const lo = text.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+          units = 2;
         }
-        if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) {
-          wLetters++;
-          wLatin = true;
-          shape(cp >= 97 ? 1 : 2);
-        } else shape(cp >= 48 && cp <= 57 ? 3 : 0);
       }
-    } else {
-      const cls = classOf(cp);
-      // every code point past U+0020 counts as a character, spaces such as U+00A0 included
-      nonSpace++;
-      if (cp === 0xfffd || (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0x7f && cp < 0xa0)) bad++;
-      else if (!(cls & C_WORDISH)) symbols++;
-      if (cls & C_SPACE) endWord();
-      else {
-        if (cls & C_LETTER) {
+      if (cp < 128) {
+        space = ASCII_SPACE[cp] === 1;
+        if (!space) {
+          if (cp > 32) {
+            nonSpace++;
+            if (cp === 0x7f) bad++;
+            else if (!ASCII_WORDISH[cp]) symbols++;
+          }
+          if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) {
+            wLetters++;
+            wLatin = true;
+            kind = cp >= 97 ? 1 : 2;
+          } else kind = cp >= 48 && cp <= 57 ? 3 : 0;
+        }
+      } else {
+        const cls = classOf(cp);
+        // every code point past U+0020 counts as a character, spaces such as U+00A0 included
+        nonSpace++;
+        if (cp === 0xfffd || (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0x7f && cp < 0xa0)) bad++;
+        else if (!(cls & C_WORDISH)) symbols++;
+        space = (cls & C_SPACE) !== 0;
+        if (!space && cls & C_LETTER) {
           wLetters += units;
           if (cp >= 0x400 && cp <= 0x4ff) wCyrillic = true;
-          shape(caseOf(cp));
-        } else shape(0);
+          kind = caseOf(cp);
+        }
       }
+      i += units - 1;
     }
-    i += units - 1;
+    if (space) {
+      if (wLetters > 0) {
+        words++;
+        if (wLetters <= 2) frags++;
+        if (wLetters >= 16) longs++;
+        if (wLatin && wCyrillic) mixed++;
+        if (wBad || (wLatin && wCyrillic)) garbled++;
+      }
+      wLetters = 0;
+      wLatin = false;
+      wCyrillic = false;
+      wPrev = 0;
+      wLetterDigit = false;
+      wBad = false;
+    } else {
+      if (kind === 2 && wPrev === 1) wBad = true;
+      else if (kind === 3 && (wPrev === 1 || wPrev === 2)) wLetterDigit = true;
+      else if ((kind === 1 || kind === 2) && wLetterDigit && wPrev === 3) wBad = true;
+      if (kind === 1 || kind === 2) wLetterDigit = false;
+      wPrev = kind;
+    }
   }
-  endWord();
   const spread = widthSpread(runs);
   const values: TextValues = {
     bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
@@ -603,11 +619,32 @@ function medianScratch(n: number): Float64Array {
   return medianValues;
 }
 
+/** below this many values an insertion sort: a typed array's sort costs a call into the runtime, more than a small page's words */
+const SMALL_SORT = 32;
+
 /** the median of xs (sorts xs in place) */
 function median(xs: Float64Array): number {
-  xs.sort();
+  if (xs.length > SMALL_SORT || !sortSmall(xs)) xs.sort();
   const m = xs.length >> 1;
   return xs.length % 2 ? xs[m] : (xs[m - 1] + xs[m]) / 2;
+}
+
+/**
+ * Sorts a few values in place as the typed array's sort would (its order but for −0 beside 0, which the median's
+ * arithmetic cannot tell apart); false, with xs in some order, on a NaN, which only that sort places.
+ */
+function sortSmall(xs: Float64Array): boolean {
+  for (let i = 1; i < xs.length; i++) {
+    const v = xs[i];
+    if (v !== v) return false;
+    let j = i - 1;
+    while (j >= 0 && xs[j] > v) {
+      xs[j + 1] = xs[j];
+      j--;
+    }
+    xs[j + 1] = v;
+  }
+  return xs.length === 0 || xs[0] === xs[0];
 }
 
 type InkResult = { map: InkMap } | { note: string };

@@ -34,6 +34,8 @@ interface Model {
 }
 
 let models: Map<Language, Model> | undefined;
+/** the models in LANGUAGES order (languageEvidence reads all four per page: no map lookups) */
+let modelList: Model[] | undefined;
 /** character → id; ids run 1..size − 2, size − 1 is any other letter */
 let ids: Map<string, number> | undefined;
 let size = 2;
@@ -103,6 +105,7 @@ function load(): Map<Language, Model> {
         }
     models.set(lang, { loc, V, t });
   }
+  modelList = LANGUAGES.map((lang) => models!.get(lang)!);
   let top = 0;
   for (const ch of ids.keys()) top = Math.max(top, ch.codePointAt(0)!);
   idOf = new Int16Array(top + 1);
@@ -236,7 +239,7 @@ function lowerOf(cp: number): number[] {
 }
 
 export function languageEvidence(text: string): LanguageEvidence {
-  const ms = load();
+  load();
   const n = modelIds(text);
   const x = idScratch;
   let best: Language = 'en';
@@ -260,8 +263,10 @@ export function languageEvidence(text: string): LanguageEvidence {
   let bestIx = 0;
   let secondIx = 0;
   let bestSum = 0;
-  LANGUAGES.forEach((lang, li) => {
-    const sum = costsInto(ms.get(lang)!, x, costScratch[li], 0, ns);
+  const list = modelList!;
+  for (let li = 0; li < LANGUAGES.length; li++) {
+    const lang = LANGUAGES[li];
+    const sum = costsInto(list[li], x, costScratch[li], 0, ns);
     const bpc = sum / Math.max(1, ns - 2);
     if (bpc < bestBits) {
       second = best;
@@ -276,17 +281,17 @@ export function languageEvidence(text: string): LanguageEvidence {
       second = lang;
       secondIx = li;
     }
-  });
+  }
   // the likeliest reads the rest, its sum going on in the same order as if it had read all at once
   const cb = costScratch[bestIx];
   if (ns < n) {
     // the sum goes on from the first characters' (ns ≥ 4 here: every position from ns on is counted)
-    const sum = costsInto(ms.get(best)!, x, cb, ns, n, bestSum);
+    const sum = costsInto(list[bestIx], x, cb, ns, n, bestSum);
     bestBits = sum / Math.max(1, n - 2);
   }
   // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
   // manual pages with English commands do, has words of both)
-  const m2 = ms.get(second)!;
+  const m2 = list[secondIx];
   const c2 = costScratch[secondIx];
   let words = 0;
   let like = 0;
