@@ -346,7 +346,18 @@ const C_LETTER = 4;
 const C_NUMBER = 8;
 /** classes of the non-ASCII code points met so far (bounded: past its size the regexes answer directly) */
 const classes = new Map<number, number>();
+/** the classes of code points below DENSE_CLASSES (Latin, Greek, Cyrillic) in a table: no map lookup for them; CLASS_UNSEEN until worked out */
+const DENSE_CLASSES = 0x530;
+const CLASS_UNSEEN = 0xff;
+const denseClasses = new Uint8Array(DENSE_CLASSES).fill(CLASS_UNSEEN);
 function classOf(cp: number): number {
+  if (cp < DENSE_CLASSES) {
+    const c = denseClasses[cp];
+    return c !== CLASS_UNSEEN ? c : (denseClasses[cp] = classOfSlow(cp));
+  }
+  return classOfSlow(cp);
+}
+function classOfSlow(cp: number): number {
   const hit = classes.get(cp);
   if (hit !== undefined) return hit;
   const ch = String.fromCodePoint(cp);

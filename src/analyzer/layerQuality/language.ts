@@ -208,6 +208,14 @@ function modelIds(text: string): number {
       if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
       continue;
     }
+    if (cp < DENSE_IDS) {
+      let id = denseIds[cp];
+      if (id === DENSE_UNSEEN) id = denseIds[cp] = idsOfLower(cp, other);
+      if (id >= 0) {
+        if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
+        continue;
+      }
+    }
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < s.length) {
       const lo = s.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
@@ -224,6 +232,24 @@ function modelIds(text: string): number {
   }
   if (x[n - 1] !== 0) x[n++] = 0;
   return n;
+}
+
+/**
+ * Code points below DENSE_IDS (Latin, Greek, Cyrillic: most letters past ASCII a page holds) → the model id of their
+ * lower case, 0 for no letter, DENSE_MANY when it is more than one code point (İ), DENSE_UNSEEN until worked out: two
+ * map lookups per such character (lowerOf, isLetter) were a third of modelIds' time on German and Russian pages.
+ */
+const DENSE_IDS = 0x530;
+const DENSE_UNSEEN = -2;
+const DENSE_MANY = -1;
+const denseIds = new Int16Array(DENSE_IDS).fill(DENSE_UNSEEN);
+
+/** the model id of cp's lower case when it is one code point (as modelIds' general path works it out), else DENSE_MANY */
+function idsOfLower(cp: number, other: number): number {
+  const lower = lowerOf(cp);
+  if (lower.length !== 1) return DENSE_MANY;
+  const l = lower[0];
+  return isLetter(l) ? (l < idOf.length && idOf[l] > 0 ? idOf[l] : other) : 0;
 }
 
 /** code point → its lower case as code points (bounded cache) */
@@ -247,15 +273,6 @@ export function languageEvidence(text: string): LanguageEvidence {
   if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, unmodeled: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
-  // letters no model holds (the id past every alphabet's)
-  const other = size - 1;
-  let allLetters = 0;
-  let unmodeled = 0;
-  for (let i = 0; i < n; i++)
-    if (x[i] !== 0) {
-      allLetters++;
-      if (x[i] === other) unmodeled++;
-    }
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
   // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
   const ns = Math.min(n, SELECT_CHARS);
@@ -297,13 +314,24 @@ export function languageEvidence(text: string): LanguageEvidence {
   let like = 0;
   let likeEither = 0;
   let letters = 0;
+  // letters no model holds (the id past every alphabet's), counted in the same pass
+  const other = size - 1;
+  let allLetters = 0;
+  let unmodeled = 0;
+  // a word's bits under the likeliest, added as its characters pass (in their order: the sum a loop over the word
+  // after its end would give), the space that ends it included
   let start = 1;
+  let bits = 0;
   for (let i = 1; i < n; i++) {
-    if (x[i] !== 0) continue;
+    const id = x[i];
+    bits += cb[i];
+    if (id !== 0) {
+      allLetters++;
+      if (id === other) unmodeled++;
+      continue;
+    }
     const len = i - start;
     if (len >= 2) {
-      let bits = 0;
-      for (let k = start; k <= i; k++) bits += cb[k];
       words++;
       letters += len;
       if (bits / (len + 1) < WORD_BITS) {
@@ -318,6 +346,7 @@ export function languageEvidence(text: string): LanguageEvidence {
       }
     }
     start = i + 1;
+    bits = 0;
   }
   return {
     language: best,
@@ -382,6 +411,16 @@ export function wordBitsIn(text: string, start: number, end: number, a: Language
       x[n++] = id;
       if (id !== 0) letters++;
       continue;
+    }
+    if (cp < DENSE_IDS) {
+      let id = denseIds[cp];
+      if (id === DENSE_UNSEEN) id = denseIds[cp] = idsOfLower(cp, other);
+      if (id >= 0) {
+        if (id === 0 && x[n - 1] === 0) continue;
+        x[n++] = id;
+        if (id !== 0) letters++;
+        continue;
+      }
     }
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
       const lo = text.charCodeAt(i + 1);
