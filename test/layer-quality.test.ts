@@ -298,7 +298,8 @@ test('nonWords: words that read like no language of the page rise with the OCR d
   assert.ok(heavy.score < light.score && light.score <= clean.score, `${heavy.score} < ${light.score} <= ${clean.score}`);
   // more non-words than a usable layer has: re-OCR whatever the boxes say (they fit perfectly here)
   assert.equal(heavy.reocr, true);
-  assert.equal(q('ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe').signals.nonWords, 0);
+  const codes = q('Everyone has the right to take part, ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1 0x7ffe');
+  assert.equal(codes.signals.nonWords, 0, JSON.stringify(codes.signals));
 });
 
 test('nonWords judges the words of the page text, not glyph runs: a file that places glyphs one by one still has words', () => {
@@ -331,6 +332,23 @@ test('too little text to judge: never a confident keep, and re-OCR only on glyph
   const broken = q('\ufffd\ufffd \ufffd\ufffd\ufffd 78');
   assert.equal(broken.signals.incomplete, 'too little text to judge');
   assert.equal(broken.reocr, true, JSON.stringify(broken.signals));
+  assert.ok(broken.score < 0.75, `undecodable characters are known errors: ${broken.score}`);
+  // no word statistics are made of a handful of words: the page shows its letters and its shares of characters
+  const short = q('Table 3 ID f74c2df1-792d-42fd-9f37 x86_64 v2.3.1');
+  assert.equal(short.signals.incomplete, 'too little text to judge');
+  assert.equal(short.signals.letters, 11, JSON.stringify(short.signals));
+  for (const k of ['language', 'nonWords', 'widthSpread', 'garbled', 'estimatedCer', 'textError'])
+    assert.equal(short.signals[k], undefined, `${k}: ${JSON.stringify(short.signals)}`);
+  assert.equal(short.signals.badShare, 0);
+  assert.equal(short.score, 0.75);
+  // single letters are no words either: 30 of them are too little text too, however long the page
+  const letters = q('a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d');
+  assert.equal(letters.signals.incomplete, 'too little text to judge', JSON.stringify(letters.signals));
+  assert.equal(letters.signals.letters, 0);
+  // the letters are the models' letters: a ligature is two of them (NFKC), so eleven make a page of 22
+  const ligatures = q('\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01');
+  assert.equal(ligatures.signals.letters, 22, JSON.stringify(ligatures.signals));
+  assert.equal(ligatures.signals.incomplete, undefined, JSON.stringify(ligatures.signals));
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {

@@ -42,7 +42,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
-import { type Language, languageEvidence, wordBitsIn, wordLikelihood } from './language';
+import { type Language, languageEvidence, wordBitsIn, wordLetters, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
@@ -155,8 +155,13 @@ export function estimateError(s: EstimateInput): {
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const clean = shapes === undefined ? NONWORD_CLEAN.textOnly : NONWORD_CLEAN.withShapes;
   const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean));
-  const missing = Math.min(MISSING.max, Math.max(0, (s.textInkMissed - MISSING.floor) * MISSING.slope));
+  const missing = missingShare(s.textInkMissed);
   return { missing, text: e, cer: missing + (1 - missing) * e };
+}
+
+/** the share of the text missing from the layer, from the share of the scan's text-like ink no word covers */
+function missingShare(textInkMissed: number): number {
+  return Math.min(MISSING.max, Math.max(0, (textInkMissed - MISSING.floor) * MISSING.slope));
 }
 
 /** what textInkMissed counts as when the scan cannot be read: the floor, so no text is taken as missing (no news either way) */
@@ -169,15 +174,17 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
   const runs = runsOf(layer.runs, input.which === 'invisible');
   const text = runs.length === layer.runs.length ? layer.text : runs.map((r) => r.text).join(' ');
-  const x = textSignals(text, runs);
-  const signals = shownSignals(x);
-  // each word's likelihood, for a view that colours the layer's words (runs past LIKELIHOOD_RUNS are left without)
-  const nr = input.likelihoods === false ? 0 : Math.min(runs.length, LIKELIHOOD_RUNS);
-  for (let i = 0; i < nr; i++) {
-    const l = wordLikelihood(runs[i].text, x.language, x.second);
-    if (l !== undefined) runs[i].likelihood = l;
-  }
   const maxScanPixels = input.maxScanPixels ?? 40_000_000;
+  // too little text to judge by its words: its word statistics would be noise, and they are not made (told before
+  // anything is read under the models, and again by the statistics' own count when the bound could not tell)
+  if (mayHaveFewLetters(text)) {
+    const letters = wordLetters(text);
+    if (letters < MIN_LETTERS) return littleText(input, runs, text, letters, maxScanPixels);
+  }
+  const x = textSignals(text, runs);
+  if (x.values.letters < MIN_LETTERS) return littleText(input, runs, text, x.values.letters, maxScanPixels);
+  const signals = shownSignals(x);
+  if (input.likelihoods !== false) setLikelihoods(runs, x.language, x.second);
   // the scan decoded whole for the letter shapes gives its block means too: one walk of its entropy-coded data serves
   // the ink map as well. Only under an OCR layer: a text page's visible glyphs are drawn by the file itself, and the
   // image behind them (a background, a page photo beside the text) is no witness of their letters
@@ -188,6 +195,60 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
     if (whole && 'release' in whole) whole.release();
   }
 }
+
+/** Each word's likelihood, for a view that colours the layer's words (runs past LIKELIHOOD_RUNS are left without). */
+function setLikelihoods(runs: GlyphRun[], a: Language, b: Language): void {
+  const nr = Math.min(runs.length, LIKELIHOOD_RUNS);
+  for (let i = 0; i < nr; i++) {
+    const l = wordLikelihood(runs[i].text, a, b);
+    if (l !== undefined) runs[i].likelihood = l;
+  }
+}
+
+/** letters a character can become in the models' ids at most: NFKC makes up to 18 of one (U+FDFA), lower-casing up to three of each */
+const MAX_LETTERS_PER_CHAR = 54;
+
+/**
+ * False when the text surely has MIN_LETTERS letters for the models: an upper bound on wordLetters, read only until it
+ * reaches the cut (a page of text answers within its first words), so that a page with text is not read twice. Only
+ * time rests on it: a page it lets through is still told by the statistics' own count.
+ */
+function mayHaveFewLetters(text: string): boolean {
+  let most = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) most += MAX_LETTERS_PER_CHAR;
+    else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) most++;
+    if (most >= MIN_LETTERS) return false;
+  }
+  return true;
+}
+
+/**
+ * A page with too little text to judge by its words (fewer than MIN_LETTERS letters in words of two or more: a page
+ * number, a heading, a lone name, a row of digits). A handful of words is no sample of a text's error, so the word
+ * statistics are not made (nor shown): the page has its letters, its shares of symbols and undecodable characters, and
+ * the scan's evidence. Never a confident keep: its score is at most 1 − REOCR_CER, and lower by what is known of its
+ * error (the scan's text missing, undecodable characters); re-OCR only on evidence beyond the words: one character in
+ * fifty or more that does not decode, or the scan's text missing from the layer.
+ */
+function littleText(input: LayerQualityInput, runs: GlyphRun[], text: string, letters: number, maxScanPixels: number): LayerQuality {
+  const c = charSignals(text);
+  const signals: LayerQuality['signals'] = { letters, symbolShare: r3(c.symbolShare), badShare: r3(c.badShare) };
+  // the runs' likelihoods still need the page's languages, and their words are still coloured by them
+  if (input.likelihoods !== false && runs.length > 0) {
+    const lang = languageEvidence(text);
+    setLikelihoods(runs, lang.language, lang.second);
+  }
+  const missing = missingShare(inkEvidence(input, runs, signals, undefined, maxScanPixels));
+  contextSignals(input, signals);
+  signals.incomplete = TOO_LITTLE_TEXT;
+  // what is known of its error: the text missing, and the characters that do not decode (each one surely wrong)
+  const known = missing + (1 - missing) * c.badShare;
+  return { score: r3(Math.min(1 - known, 1 - REOCR_CER)), reocr: c.badShare >= BAD_DECISIVE || missing > REOCR_CER, signals };
+}
+
+const TOO_LITTLE_TEXT = 'too little text to judge';
 
 /**
  * The runs scored: an OCR layer's hidden ones or a text page's visible ones. The array itself when every run is one
@@ -212,17 +273,7 @@ function scoreWith(
   maxScanPixels: number,
 ): LayerQuality {
   const { layer } = input;
-  const ink = input.scan
-    ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
-    : { note: 'no scan image' };
-  let textInkMissed = INK_MISSED_UNKNOWN;
-  if ('note' in ink) signals.image = ink.note;
-  else {
-    signals.inkCovered = r3(1 - ink.inkMissed);
-    signals.boxesOnInk = r3(1 - ink.boxesOffInk);
-    signals.textInkMissed = r3(ink.textInkMissed);
-    textInkMissed = ink.textInkMissed;
-  }
+  const textInkMissed = inkEvidence(input, runs, signals, whole, maxScanPixels);
   let shapes: number | undefined;
   if (whole) {
     const sh = 'note' in whole ? whole : shapeSignals(runs, whole, () => input.budget?.outOfTime('decode') ?? false);
@@ -234,8 +285,7 @@ function scoreWith(
       signals.letterShapes = r3(shapes);
     }
   }
-  if (input.font) signals.font = input.font;
-  if (input.producer) signals.producer = input.producer.slice(0, 80);
+  contextSignals(input, signals);
   const v = x.values;
   const {
     cer,
@@ -262,17 +312,45 @@ function scoreWith(
   // quality. Neither a confident keep nor a re-OCR on them: re-OCR only on evidence beyond the words, glyphs that do
   // not decode or the scan's text missing from the layer
   const unjudged =
-    v.letters < MIN_LETTERS
-      ? 'too little text to judge'
-      : v.unmodeled >= UNMODELED_MAX
-        ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the en, de, fr, ru alphabets`
-        : undefined;
+    v.unmodeled >= UNMODELED_MAX
+      ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the en, de, fr, ru alphabets`
+      : undefined;
   if (unjudged) {
     signals.incomplete = unjudged;
     score = Math.min(score, 1 - REOCR_CER);
     reocr = v.badShare >= BAD_DECISIVE || missing > REOCR_CER;
   }
   return { score: r3(score), reocr, signals };
+}
+
+/**
+ * The scan's evidence of the text (its ink and the runs' boxes) into `signals`; returns textInkMissed, or the neutral
+ * INK_MISSED_UNKNOWN without a scan that can be read.
+ */
+function inkEvidence(
+  input: LayerQualityInput,
+  runs: GlyphRun[],
+  signals: LayerQuality['signals'],
+  whole: Whole | { note: string } | undefined,
+  maxScanPixels: number,
+): number {
+  const ink = input.scan
+    ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
+    : { note: 'no scan image' };
+  if ('note' in ink) {
+    signals.image = ink.note;
+    return INK_MISSED_UNKNOWN;
+  }
+  signals.inkCovered = r3(1 - ink.inkMissed);
+  signals.boxesOnInk = r3(1 - ink.boxesOffInk);
+  signals.textInkMissed = r3(ink.textInkMissed);
+  return ink.textInkMissed;
+}
+
+/** the layer's main font and the document's producer, as context (never scored) */
+function contextSignals(input: LayerQualityInput, signals: LayerQuality['signals']): void {
+  if (input.font) signals.font = input.font;
+  if (input.producer) signals.producer = input.producer.slice(0, 80);
 }
 
 /** fewer letters (in words of two or more) than this: too little text to judge by its words */
@@ -381,6 +459,37 @@ const TEXT_CHARS = 20_000;
 
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
+  const c = charSignals(text);
+  const values: TextValues = {
+    bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
+    wordLike: lang.wordLike,
+    symbolShare: c.symbolShare,
+    badShare: c.badShare,
+    mixedScript: c.mixedScript,
+    garbled: c.garbled,
+    wordLikeEither: lang.wordLikeEither,
+    fragments: c.fragments,
+    longWords: c.longWords,
+    widthSpread: widthSpread(runs),
+    nonWords: nonWords(text, lang.language, lang.second),
+    unmodeled: lang.unmodeled,
+    letters: lang.letters,
+  };
+  return { values, language: lang.language, second: lang.second };
+}
+
+/** the text's shares read character by character (charSignals) */
+interface CharSignals {
+  symbolShare: number;
+  badShare: number;
+  mixedScript: number;
+  garbled: number;
+  fragments: number;
+  longWords: number;
+}
+
+/** The shares of symbols and undecodable characters among the text's characters, and its words' shapes. */
+function charSignals(text: string): CharSignals {
   let nonSpace = 0;
   let bad = 0;
   let symbols = 0;
@@ -467,23 +576,14 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
       wPrev = kind;
     }
   }
-  const spread = widthSpread(runs);
-  const values: TextValues = {
-    bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
-    wordLike: lang.wordLike,
+  return {
     symbolShare: nonSpace ? symbols / nonSpace : 0,
     badShare: nonSpace ? bad / nonSpace : 0,
     mixedScript: words ? mixed / words : 0,
     garbled: words ? garbled / words : 0,
-    wordLikeEither: lang.wordLikeEither,
     fragments: words ? frags / words : 0,
     longWords: words ? longs / words : 0,
-    widthSpread: spread,
-    nonWords: nonWords(text, lang.language, lang.second),
-    unmodeled: lang.unmodeled,
-    letters: lang.letters,
   };
-  return { values, language: lang.language, second: lang.second };
 }
 
 /** words judged by nonWords at most (the first ones: a sample enough for a share) */

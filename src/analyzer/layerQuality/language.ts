@@ -359,6 +359,25 @@ export function languageEvidence(text: string): LanguageEvidence {
   };
 }
 
+/**
+ * The letters in words of two or more that languageEvidence counts (its `letters`), without reading the text under
+ * the models: what tells a page with too little text to judge (layerQuality) before its word statistics are made.
+ */
+export function wordLetters(text: string): number {
+  load();
+  const n = modelIds(text);
+  if (n < 4) return 0;
+  const x = idScratch;
+  let letters = 0;
+  let start = 1;
+  for (let i = 1; i < n; i++) {
+    if (x[i] !== 0) continue;
+    if (i - start >= 2) letters += i - start;
+    start = i + 1;
+  }
+  return letters;
+}
+
 /** letters met that no model holds, by whether they are letters (bounded cache) */
 const letterCache = new Map<number, boolean>();
 function isLetter(cp: number): boolean {
