@@ -319,6 +319,20 @@ test('nonWords judges the words of the page text, not glyph runs: a file that pl
   assert.equal(shifted.reocr, true, JSON.stringify(shifted.signals));
 });
 
+test('widthSpread measures a run along its baseline: a table turned by 90° fits its boxes as the same table upright', () => {
+  const words = 'Serial Contract Description Method Procurement Contractor Suppliers Amount Currency Signed Date Number Total'.split(' ');
+  const upright = layerOf(words, (w) => 5 + (w.length % 3) * 0.1);
+  // the same runs turned: one font size wide (the glyph box across the baseline), as long as before up the page
+  const turned: TextLayer = {
+    ...upright,
+    runs: upright.runs.map((r) => ({ ...r, rect: [r.rect[1], r.rect[0], r.rect[1] + r.size, r.rect[2]] })),
+  };
+  const a = layerQuality({ layer: upright, which: 'invisible' });
+  const b = layerQuality({ layer: turned, which: 'invisible' });
+  assert.equal(b.signals.widthSpread, a.signals.widthSpread, `${JSON.stringify(a.signals)} ${JSON.stringify(b.signals)}`);
+  assert.ok((a.signals.widthSpread as number) < 0.05, JSON.stringify(a.signals));
+});
+
 test('too little text to judge: never a confident keep, and re-OCR only on glyphs that do not decode', () => {
   const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
   // a page number, a lone name the models do not know, a row of digits: no evidence either way

@@ -694,7 +694,7 @@ function widthSpread(runs: GlyphRun[]): number {
     if (k >= cap) break;
     const n = codePoints(r.text);
     if (n < 3 || !(r.size > 0)) continue;
-    const w = r.rect[2] - r.rect[0];
+    const w = runLength(r);
     if (!(w > 0)) continue;
     xs[k++] = Math.log(w / (n * r.size));
   }
@@ -704,6 +704,23 @@ function widthSpread(runs: GlyphRun[]): number {
   for (let i = 0; i < k; i++) v[i] = Math.abs(v[i] - med);
   return median(v);
 }
+
+/**
+ * A run's length along its baseline, from its box: the box's width, or its height when the text runs up or down the
+ * page (a landscape table on a portrait page, a rotated label). A glyph box is one font size across its baseline, so a
+ * run turned by 90° is exactly its size wide (ACROSS_EXACT): on such a table the widths were the glyphs' height, and
+ * every word read as squeezed to a tenth of its letters (widthSpread 0.3–0.4, re-OCR advised on born-digital pages).
+ * OCR layers' boxes are only about their size tall (a word's box 3 % off), so nothing looser tells the two apart.
+ */
+function runLength(r: GlyphRun): number {
+  const w = r.rect[2] - r.rect[0];
+  const h = r.rect[3] - r.rect[1];
+  const across = Math.abs(w - r.size);
+  return across <= ACROSS_EXACT * r.size && Math.abs(h - r.size) > across ? h : w;
+}
+
+/** how near its size a turned run's width is (the size is rounded to 3 decimals, the box computed in floating point) */
+const ACROSS_EXACT = 0.005;
 
 function codePoints(s: string): number {
   let n = 0;
