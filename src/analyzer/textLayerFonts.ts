@@ -95,6 +95,36 @@ class ToUnicodeText {
     }
   }
 
+  /**
+   * Defines codes lo..hi (< 0x10000) as the code points u0, u0 + 1, …: what put() does code by code for a short
+   * bfrange with a one-unit target (a code point 0 maps nothing; past maxCodes distinct codes, new codes are dropped),
+   * in one loop over the typed array. Identity-like maps are 256 such ranges of 256 codes, 65,535 puts per font.
+   */
+  setRun(lo: number, hi: number, u0: number, maxCodes: number): void {
+    let d = this.dense;
+    if (hi >= d.length) {
+      let n = d.length;
+      while (n <= hi) n *= 2;
+      const grown = new Int32Array(Math.min(0x10000, n));
+      grown.set(d);
+      this.dense = d = grown;
+    }
+    const others = this.codes ? this.codes.size : 0;
+    let count = this.denseCount;
+    for (let c = lo, v = u0 + 1; c <= hi; c++, v++) {
+      if (v === 1) continue;
+      if (d[c] === 0) {
+        if (count + others >= maxCodes) {
+          this.truncated = true;
+          continue;
+        }
+        count++;
+      }
+      d[c] = v;
+    }
+    this.denseCount = count;
+  }
+
   get(code: number): string | undefined {
     const s = this.textOf(code);
     if (s !== undefined) return s;
@@ -324,8 +354,10 @@ export class ToUnicodeTextReader implements CMapTokenTap {
   private bfrange(units: number[]): void {
     const { lo, hi, out } = this;
     if (hi < lo || units.length === 0) return;
-    if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) this.put(c, unitsValue(units, c - lo));
-    else if (out.ranges.length < this.maxRanges) out.ranges.push({ lo, hi, units });
+    if (hi - lo < SHORT_RANGE) {
+      if (units.length === 1 && hi < 0x10000) out.setRun(lo, hi, units[0], this.maxCodes);
+      else for (let c = lo; c <= hi; c++) this.put(c, unitsValue(units, c - lo));
+    } else if (out.ranges.length < this.maxRanges) out.ranges.push({ lo, hi, units });
     else out.truncated = true;
   }
 
