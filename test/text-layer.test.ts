@@ -216,6 +216,15 @@ test('ToUnicode text parser: short ranges with a one-unit target (identity maps)
     ['y', 'a', 'b', 'c', 'd', undefined, undefined],
   );
   assert.deepEqual([c.size, c.truncated], [5, true]);
+  // a range across a block of 256 codes, and codes far apart (a CID font's high codes)
+  const far = parseToUnicodeText(
+    new Uint8Array(Buffer.from('1 beginbfrange <00FE> <0101> <0041> endbfrange 2 beginbfchar <FFFE> <0058> <0100> <0059> endbfchar', 'latin1')),
+  );
+  assert.deepEqual(
+    [0xfd, 0xfe, 0xff, 0x100, 0x101, 0x102, 0xfffe, 0xffff].map((k) => far.get(k)),
+    [undefined, 'A', 'B', 'Y', 'D', undefined, 'X', undefined],
+  );
+  assert.equal(far.size, 5);
   const wide = parseToUnicodeText(new Uint8Array(Buffer.from('1 beginbfrange <0020> <0021> <FFFF> endbfrange', 'latin1')));
   assert.deepEqual([wide.get(0x20), wide.get(0x21)], ['\uffff', String.fromCodePoint(0x10000)]);
 });

@@ -43,9 +43,11 @@ interface Range {
   units: number[];
 }
 
+const EMPTY_SLAB = new Int32Array(0);
+
 /**
  * A ToUnicode map's text by code. A map defines far more codes than a page shows, so a code below 0x10000 whose text
- * is one UTF-16 unit or code point keeps that number only (in `dense`), and its string is made when it is first asked
+ * is one UTF-16 unit or code point keeps that number only (in `blocks`), and its string is made when it is first asked
  * for; other codes keep their strings (in `codes`). Nothing more is made up front: every font with a ToUnicode map
  * builds one of these with the text layer on, and two Maps per font were a fifth of the cost of reading a small map.
  */
@@ -55,12 +57,17 @@ class ToUnicodeText {
   readonly ranges: Range[] = [];
   truncated = false;
   /**
-   * code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come. A code
-   * point's string, once made, goes into `strings` and the entry points to it.
+   * codes < 0x10000 in blocks of 256 (block code >> 8, made when one of its codes is defined): 0 (not kept here), the
+   * code point + 1, or -(index in `strings` + 1). A code point's string, once made, goes into `strings` and the entry
+   * points to it. Blocks, not one table grown to the highest code: a CID font's map whose codes are high made a table
+   * of 65,536 entries (256 KB zeroed, ~18 µs) for a page that shows one character.
    */
-  private dense = new Int32Array(256);
+  private readonly blocks: (Int32Array | null)[] = [];
+  /** where blocks are cut from: 1, 2, 4 … 32 blocks' worth (the first is made with the first block) */
+  private slab = EMPTY_SLAB;
+  private slabUsed = 0;
   private readonly strings: string[] = [];
-  /** codes defined in `dense` */
+  /** codes defined in `blocks` */
   private denseCount = 0;
 
   /** distinct codes defined */
@@ -69,7 +76,10 @@ class ToUnicodeText {
   }
 
   has(code: number): boolean {
-    if (code < 0x10000) return code < this.dense.length && this.dense[code] !== 0;
+    if (code < 0x10000) {
+      const b = this.block(code);
+      return b !== null && b[code & 255] !== 0;
+    }
     return this.codes !== null && this.codes.has(code);
   }
 
@@ -79,48 +89,40 @@ class ToUnicodeText {
       (this.codes ??= new Map()).set(code, typeof text === 'number' ? codePointText(text) : text);
       return;
     }
-    let d = this.dense;
-    if (code >= d.length) {
-      let n = d.length;
-      while (n <= code) n *= 2;
-      const grown = new Int32Array(Math.min(0x10000, n));
-      grown.set(d);
-      this.dense = d = grown;
-    }
-    if (d[code] === 0) this.denseCount++;
-    if (typeof text === 'number') d[code] = text + 1;
+    const b = this.block(code) ?? this.makeBlock(code);
+    const k = code & 255;
+    if (b[k] === 0) this.denseCount++;
+    if (typeof text === 'number') b[k] = text + 1;
     else {
       this.strings.push(text);
-      d[code] = -this.strings.length;
+      b[k] = -this.strings.length;
     }
   }
 
   /**
    * Defines codes lo..hi (< 0x10000) as the code points u0, u0 + 1, …: what put() does code by code for a short
    * bfrange with a one-unit target (a code point 0 maps nothing; past maxCodes distinct codes, new codes are dropped),
-   * in one loop over the typed array. Identity-like maps are 256 such ranges of 256 codes, 65,535 puts per font.
+   * in one loop over the blocks. Identity-like maps are 256 such ranges of 256 codes, 65,535 puts per font.
    */
   setRun(lo: number, hi: number, u0: number, maxCodes: number): void {
-    let d = this.dense;
-    if (hi >= d.length) {
-      let n = d.length;
-      while (n <= hi) n *= 2;
-      const grown = new Int32Array(Math.min(0x10000, n));
-      grown.set(d);
-      this.dense = d = grown;
-    }
     const others = this.codes ? this.codes.size : 0;
     let count = this.denseCount;
-    for (let c = lo, v = u0 + 1; c <= hi; c++, v++) {
-      if (v === 1) continue;
-      if (d[c] === 0) {
-        if (count + others >= maxCodes) {
-          this.truncated = true;
-          continue;
+    // block by block: codes c0..c1 of one block, their entries k0..k1
+    for (let c0 = lo; c0 <= hi; c0 = (c0 | 255) + 1) {
+      const b = this.makeBlock(c0);
+      const k0 = c0 & 255;
+      const k1 = Math.min(hi, c0 | 255) & 255;
+      for (let k = k0, v = u0 + 1 + (c0 - lo); k <= k1; k++, v++) {
+        if (v === 1) continue;
+        if (b[k] === 0) {
+          if (count + others >= maxCodes) {
+            this.truncated = true;
+            continue;
+          }
+          count++;
         }
-        count++;
+        b[k] = v;
       }
-      d[c] = v;
     }
     this.denseCount = count;
   }
@@ -139,15 +141,42 @@ class ToUnicodeText {
     return 200 + this.size * 80 + this.ranges.length * 120;
   }
 
+  /** the block of a code below 0x10000, or null when none of its codes is defined */
+  private block(code: number): Int32Array | null {
+    const i = code >> 8;
+    return i < this.blocks.length ? this.blocks[i] : null;
+  }
+
+  /** the block of a code below 0x10000, made if need be */
+  private makeBlock(code: number): Int32Array {
+    const i = code >> 8;
+    const blocks = this.blocks;
+    while (blocks.length <= i) blocks.push(null);
+    let b = blocks[i];
+    if (b === null) {
+      // blocks are views of a few larger arrays: each typed array past 64 bytes has its own off-heap store, whose
+      // allocation cost more than filling the block (an identity map makes all 256)
+      if (this.slabUsed === this.slab.length) {
+        this.slab = new Int32Array(Math.min(Math.max(256, this.slab.length * 2), 256 * 32));
+        this.slabUsed = 0;
+      }
+      b = blocks[i] = this.slab.subarray(this.slabUsed, this.slabUsed + 256);
+      this.slabUsed += 256;
+    }
+    return b;
+  }
+
   private textOf(code: number): string | undefined {
     if (code >= 0x10000) return this.codes?.get(code);
-    if (code >= this.dense.length) return undefined;
-    const v = this.dense[code];
+    const b = this.block(code);
+    if (b === null) return undefined;
+    const k = code & 255;
+    const v = b[k];
     if (v === 0) return undefined;
     if (v < 0) return this.strings[-v - 1];
     const s = codePointText(v - 1);
     this.strings.push(s);
-    this.dense[code] = -this.strings.length;
+    b[k] = -this.strings.length;
     return s;
   }
 }
