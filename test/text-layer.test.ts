@@ -225,6 +225,20 @@ test('ToUnicode text parser: short ranges with a one-unit target (identity maps)
     [undefined, 'A', 'B', 'Y', 'D', undefined, 'X', undefined],
   );
   assert.equal(far.size, 5);
+  // a later bfchar inside a range not yet written wins; cid entries fill only codes no bf entry mapped
+  const later = parseToUnicodeText(
+    new Uint8Array(
+      Buffer.from(
+        '1 beginbfrange <0100> <01FF> <0100> endbfrange 1 beginbfchar <0141> <0058> endbfchar 1 begincidrange <01FE> <0201> 66 endcidrange',
+        'latin1',
+      ),
+    ),
+  );
+  assert.deepEqual(
+    [0x200, 0x1fe, 0x141, 0x100, 0x201, 0x1ff].map((k) => later.get(k)),
+    ['D', '\u01fe', 'X', '\u0100', 'E', '\u01ff'],
+  );
+  assert.equal(later.size, 258);
   const wide = parseToUnicodeText(new Uint8Array(Buffer.from('1 beginbfrange <0020> <0021> <FFFF> endbfrange', 'latin1')));
   assert.deepEqual([wide.get(0x20), wide.get(0x21)], ['\uffff', String.fromCodePoint(0x10000)]);
 });
