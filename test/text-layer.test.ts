@@ -195,6 +195,54 @@ test('ToUnicode text parser: the code bound counts distinct codes and marks the 
   assert.equal(t.truncated, true);
 });
 
+test('ToUnicode text parser: short ranges with a one-unit target (identity maps) keep the code-by-code rules', async () => {
+  const { Budget } = await import('../src/analyzer/budget');
+  const { resolveOptions } = await import('../src/analyzer/options');
+  // an identity map as producers write it: 256 ranges of 256 codes, the first one starting at U+0000 (no mapping)
+  let ident = '256 beginbfrange';
+  for (let b = 0; b < 256; b++) {
+    const h = b.toString(16).padStart(2, '0');
+    ident += ` <${h}00> <${h}ff> <${h}00>`;
+  }
+  const t = parseToUnicodeText(new Uint8Array(Buffer.from(ident + ' endbfrange', 'latin1')));
+  assert.deepEqual([t.get(0), t.get(0x41), t.get(0x4e2d), t.get(0xffff)], [undefined, 'A', '\u4e2d', '\uffff']);
+  assert.deepEqual([t.size, t.truncated], [65535, false]);
+  // past the code bound mid-range: codes held are still redefined, new ones dropped; a target past U+FFFF advances
+  const budget = new Budget(Infinity, Infinity, resolveOptions({ maxTextCodesPerFont: 5 }));
+  const cmap = '2 beginbfchar <0012> <0078> <0001> <0079> endbfchar 2 beginbfrange <0010> <0014> <0061> <0020> <0021> <FFFF> endbfrange';
+  const c = parseToUnicodeText(new Uint8Array(Buffer.from(cmap, 'latin1')), budget);
+  assert.deepEqual(
+    [0x01, 0x10, 0x11, 0x12, 0x13, 0x14, 0x20].map((k) => c.get(k)),
+    ['y', 'a', 'b', 'c', 'd', undefined, undefined],
+  );
+  assert.deepEqual([c.size, c.truncated], [5, true]);
+  // a range across a block of 256 codes, and codes far apart (a CID font's high codes)
+  const far = parseToUnicodeText(
+    new Uint8Array(Buffer.from('1 beginbfrange <00FE> <0101> <0041> endbfrange 2 beginbfchar <FFFE> <0058> <0100> <0059> endbfchar', 'latin1')),
+  );
+  assert.deepEqual(
+    [0xfd, 0xfe, 0xff, 0x100, 0x101, 0x102, 0xfffe, 0xffff].map((k) => far.get(k)),
+    [undefined, 'A', 'B', 'Y', 'D', undefined, 'X', undefined],
+  );
+  assert.equal(far.size, 5);
+  // a later bfchar inside a range not yet written wins; cid entries fill only codes no bf entry mapped
+  const later = parseToUnicodeText(
+    new Uint8Array(
+      Buffer.from(
+        '1 beginbfrange <0100> <01FF> <0100> endbfrange 1 beginbfchar <0141> <0058> endbfchar 1 begincidrange <01FE> <0201> 66 endcidrange',
+        'latin1',
+      ),
+    ),
+  );
+  assert.deepEqual(
+    [0x200, 0x1fe, 0x141, 0x100, 0x201, 0x1ff].map((k) => later.get(k)),
+    ['D', '\u01fe', 'X', '\u0100', 'E', '\u01ff'],
+  );
+  assert.equal(later.size, 258);
+  const wide = parseToUnicodeText(new Uint8Array(Buffer.from('1 beginbfrange <0020> <0021> <FFFF> endbfrange', 'latin1')));
+  assert.deepEqual([wide.get(0x20), wide.get(0x21)], ['\uffff', String.fromCodePoint(0x10000)]);
+});
+
 test('ToUnicode text reader: fed by the fonts parse (its lexer tap), the same text as parsed alone, broken blocks too', async () => {
   const { ToUnicodeTextReader } = await import('../src/analyzer/textLayerFonts');
   const { parseCMap } = await import('../src/analyzer/cmap');

@@ -204,7 +204,9 @@ function showGlyphs(
         chars += nc;
         bad += bb[k];
         glyphs++;
-        advanceText(tm, adv, th, false);
+        // advanceText(tm, adv, th, false) written out (the same products): V8 had no inlining budget left for the call
+        tm[4] += adv * th * tm[0];
+        tm[5] += adv * th * tm[1];
       }
     } else if (it instanceof Uint8Array) {
       for (let i = 0; i < it.length;) {

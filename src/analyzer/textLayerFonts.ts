@@ -43,9 +43,11 @@ interface Range {
   units: number[];
 }
 
+const EMPTY_SLAB = new Int32Array(0);
+
 /**
  * A ToUnicode map's text by code. A map defines far more codes than a page shows, so a code below 0x10000 whose text
- * is one UTF-16 unit or code point keeps that number only (in `dense`), and its string is made when it is first asked
+ * is one UTF-16 unit or code point keeps that number only (in `blocks`), and its string is made when it is first asked
  * for; other codes keep their strings (in `codes`). Nothing more is made up front: every font with a ToUnicode map
  * builds one of these with the text layer on, and two Maps per font were a fifth of the cost of reading a small map.
  */
@@ -55,12 +57,19 @@ class ToUnicodeText {
   readonly ranges: Range[] = [];
   truncated = false;
   /**
-   * code < 0x10000 → 0 (not kept here), the code point + 1, or -(index in `strings` + 1); grown as codes come. A code
-   * point's string, once made, goes into `strings` and the entry points to it.
+   * codes < 0x10000 in blocks of 256 (block code >> 8, made when one of its codes is defined): 0 (not kept here), the
+   * code point + 1, or -(index in `strings` + 1). A code point's string, once made, goes into `strings` and the entry
+   * points to it. Blocks, not one table grown to the highest code: a CID font's map whose codes are high made a table
+   * of 65,536 entries (256 KB zeroed, ~18 µs) for a page that shows one character.
    */
-  private dense = new Int32Array(256);
+  private readonly blocks: (Int32Array | null)[] = [];
+  /** where blocks are cut from: 1, 2, 4 … 32 blocks' worth (the first is made with the first block) */
+  private slab = EMPTY_SLAB;
+  private slabUsed = 0;
+  /** per block: codes defined but not yet written into it, as [first code, last code, first entry] triples (setRun) */
+  private pending: (number[] | null)[] | null = null;
   private readonly strings: string[] = [];
-  /** codes defined in `dense` */
+  /** codes defined in `blocks` */
   private denseCount = 0;
 
   /** distinct codes defined */
@@ -69,7 +78,10 @@ class ToUnicodeText {
   }
 
   has(code: number): boolean {
-    if (code < 0x10000) return code < this.dense.length && this.dense[code] !== 0;
+    if (code < 0x10000) {
+      const b = this.block(code);
+      return b !== null && b[code & 255] !== 0;
+    }
     return this.codes !== null && this.codes.has(code);
   }
 
@@ -79,20 +91,53 @@ class ToUnicodeText {
       (this.codes ??= new Map()).set(code, typeof text === 'number' ? codePointText(text) : text);
       return;
     }
-    let d = this.dense;
-    if (code >= d.length) {
-      let n = d.length;
-      while (n <= code) n *= 2;
-      const grown = new Int32Array(Math.min(0x10000, n));
-      grown.set(d);
-      this.dense = d = grown;
-    }
-    if (d[code] === 0) this.denseCount++;
-    if (typeof text === 'number') d[code] = text + 1;
+    const b = this.block(code) ?? this.newBlock(code >> 8);
+    const k = code & 255;
+    if (b[k] === 0) this.denseCount++;
+    if (typeof text === 'number') b[k] = text + 1;
     else {
       this.strings.push(text);
-      d[code] = -this.strings.length;
+      b[k] = -this.strings.length;
     }
+  }
+
+  /**
+   * Defines codes lo..hi (< 0x10000) as the code points u0, u0 + 1, …: what put() does code by code for a short
+   * bfrange with a one-unit target (a code point 0 maps nothing; past maxCodes distinct codes, new codes are dropped).
+   * Identity-like maps are 256 such ranges of 256 codes, 65,535 puts per font for a page that shows a few: so when
+   * every code of the range fits under maxCodes, the part of it in a block with no entries yet (and none of its
+   * codes pending) is only noted, and written when the block is first read or written (fill()).
+   */
+  setRun(lo: number, hi: number, u0: number, maxCodes: number): void {
+    if (u0 === 0) {
+      // code lo would map U+0000: no mapping
+      lo++;
+      u0 = 1;
+    }
+    const others = this.codes ? this.codes.size : 0;
+    let count = this.denseCount;
+    // no code of the range can be dropped: its parts in different blocks are independent
+    const fits = count + others + (hi - lo + 1) <= maxCodes;
+    // block by block: codes c0..c1 of one block, their entries k0..k1
+    for (let c0 = lo; c0 <= hi; c0 = (c0 | 255) + 1) {
+      const c1 = Math.min(hi, c0 | 255);
+      if (fits && this.defer(c0, c1, u0 + 1 + (c0 - lo))) {
+        count += c1 - c0 + 1;
+        continue;
+      }
+      const b = this.block(c0) ?? this.newBlock(c0 >> 8);
+      for (let k = c0 & 255, v = u0 + 1 + (c0 - lo); k <= (c1 & 255); k++, v++) {
+        if (b[k] === 0) {
+          if (count + others >= maxCodes) {
+            this.truncated = true;
+            continue;
+          }
+          count++;
+        }
+        b[k] = v;
+      }
+    }
+    this.denseCount = count;
   }
 
   get(code: number): string | undefined {
@@ -109,15 +154,68 @@ class ToUnicodeText {
     return 200 + this.size * 80 + this.ranges.length * 120;
   }
 
+  /** the block of a code below 0x10000 (its pending codes written), or null when none of its codes is defined */
+  private block(code: number): Int32Array | null {
+    const i = code >> 8;
+    const pending = this.pending;
+    if (pending !== null && i < pending.length && pending[i] !== null) return this.fill(i);
+    return i < this.blocks.length ? this.blocks[i] : null;
+  }
+
+  /** a new block i (of zeros): only for a block that has none */
+  private newBlock(i: number): Int32Array {
+    const blocks = this.blocks;
+    while (blocks.length <= i) blocks.push(null);
+    // blocks are views of a few larger arrays: each typed array past 64 bytes has its own off-heap store, whose
+    // allocation cost more than filling the block (an identity map makes all 256)
+    if (this.slabUsed === this.slab.length) {
+      this.slab = new Int32Array(Math.min(Math.max(256, this.slab.length * 2), 256 * 32));
+      this.slabUsed = 0;
+    }
+    const b = (blocks[i] = this.slab.subarray(this.slabUsed, this.slabUsed + 256));
+    this.slabUsed += 256;
+    return b;
+  }
+
+  /**
+   * Notes codes c0..c1 of one block as the entries v0, v0 + 1, … to write later, when the block has no entries and
+   * no pending codes among them (so all are new); false when it cannot.
+   */
+  private defer(c0: number, c1: number, v0: number): boolean {
+    const i = c0 >> 8;
+    if (i < this.blocks.length && this.blocks[i] !== null) return false;
+    const pending = (this.pending ??= []);
+    while (pending.length <= i) pending.push(null);
+    const runs = pending[i];
+    if (runs === null) pending[i] = [c0, c1, v0];
+    else {
+      for (let j = 0; j < runs.length; j += 3) if (c0 <= runs[j + 1] && runs[j] <= c1) return false;
+      runs.push(c0, c1, v0);
+    }
+    return true;
+  }
+
+  /** writes block i's pending codes (it has no entries before) */
+  private fill(i: number): Int32Array {
+    const pending = this.pending!;
+    const runs = pending[i]!;
+    pending[i] = null;
+    const b = this.newBlock(i);
+    for (let j = 0; j < runs.length; j += 3) for (let c = runs[j], v = runs[j + 2]; c <= runs[j + 1]; c++, v++) b[c & 255] = v;
+    return b;
+  }
+
   private textOf(code: number): string | undefined {
     if (code >= 0x10000) return this.codes?.get(code);
-    if (code >= this.dense.length) return undefined;
-    const v = this.dense[code];
+    const b = this.block(code);
+    if (b === null) return undefined;
+    const k = code & 255;
+    const v = b[k];
     if (v === 0) return undefined;
     if (v < 0) return this.strings[-v - 1];
     const s = codePointText(v - 1);
     this.strings.push(s);
-    this.dense[code] = -this.strings.length;
+    b[k] = -this.strings.length;
     return s;
   }
 }
@@ -324,8 +422,10 @@ export class ToUnicodeTextReader implements CMapTokenTap {
   private bfrange(units: number[]): void {
     const { lo, hi, out } = this;
     if (hi < lo || units.length === 0) return;
-    if (hi - lo < SHORT_RANGE) for (let c = lo; c <= hi; c++) this.put(c, unitsValue(units, c - lo));
-    else if (out.ranges.length < this.maxRanges) out.ranges.push({ lo, hi, units });
+    if (hi - lo < SHORT_RANGE) {
+      if (units.length === 1 && hi < 0x10000) out.setRun(lo, hi, units[0], this.maxCodes);
+      else for (let c = lo; c <= hi; c++) this.put(c, unitsValue(units, c - lo));
+    } else if (out.ranges.length < this.maxRanges) out.ranges.push({ lo, hi, units });
     else out.truncated = true;
   }
 
