@@ -359,15 +359,21 @@ test('too little text to judge: never a confident keep, and re-OCR only on glyph
   const letters = q('a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d');
   assert.equal(letters.signals.incomplete, 'too little text to judge', JSON.stringify(letters.signals));
   assert.equal(letters.signals.letters, 0);
-  // the letters are the models' letters: a ligature is two of them (NFKC), so eleven make a page of 22
-  const ligatures = q('\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01\ufb01');
-  assert.equal(ligatures.signals.letters, 22, JSON.stringify(ligatures.signals));
+  // the letters are the models' letters: a ligature is two of them (NFKC), so ten make ten words and 20 letters
+  const ligatures = q(Array(10).fill('\ufb01').join(' '));
+  assert.equal(ligatures.signals.letters, 20, JSON.stringify(ligatures.signals));
   assert.equal(ligatures.signals.incomplete, undefined, JSON.stringify(ligatures.signals));
+  // nor is a heading or a label: fewer than ten words, however long
+  const heading = q('Typewriter text, modified text, explanation text');
+  assert.equal(heading.signals.incomplete, 'too little text to judge', JSON.stringify(heading.signals));
+  assert.equal(heading.signals.words, 6);
+  assert.equal(heading.signals.nonWords, undefined);
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {
   const q = (words: string[]) => layerQuality({ layer: layerOf(words, () => 5), which: 'invisible' });
-  const zh = '数字交互时代 数字拟人品兼具了拟人产品互动性 数字产品数字技术内核以及自身内容化 表现出跃迁式成长特征 但其概念内涵不甚清晰'.split(' ');
+  const zh =
+    '数字交互 时代 数字拟人品 兼具了 拟人产品 互动性 数字产品 数字技术 内核以及 自身内容化 表现出跃迁式 成长特征 但其概念 内涵不甚清晰'.split(' ');
   const r = q(zh);
   assert.equal(r.signals.unmodeled, 1, JSON.stringify(r.signals));
   assert.match(String(r.signals.incomplete), /^language not modelled/);
@@ -425,7 +431,7 @@ test('word shape: capitals after small letters and digits between letters are ga
   assert.ok((qg.signals.garbled as number) >= 0.15, JSON.stringify(qg.signals));
   assert.ok(qg.score < qc.score, `${qg.score} < ${qc.score}`);
   // "iPhone" style capitals after a small letter are rare; digits around letters ("2nd", "x86", "A4") are not garbled
-  assert.equal(q('the 2nd edition of x86 manuals on A4 paper is here').signals.garbled, 0);
+  assert.equal(q('the 2nd edition of the x86 manuals on A4 paper is here today').signals.garbled, 0);
   // half English, half Russian: word-like under either language is more than under the likeliest alone
   const mixed = languageEvidence(
     'the command changes passwords for user accounts Каждый человек имеет право на свободу убеждений и на свободное выражение',

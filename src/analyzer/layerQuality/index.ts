@@ -42,7 +42,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
-import { type Language, languageEvidence, wordBitsIn, wordLetters, wordLikelihood } from './language';
+import { type Language, languageEvidence, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
@@ -178,11 +178,11 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   // too little text to judge by its words: its word statistics would be noise, and they are not made (told before
   // anything is read under the models, and again by the statistics' own count when the bound could not tell)
   if (mayHaveFewLetters(text)) {
-    const letters = wordLetters(text);
-    if (letters < MIN_LETTERS) return littleText(input, runs, text, letters, maxScanPixels);
+    const c = wordCounts(text);
+    if (tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels);
   }
   const x = textSignals(text, runs);
-  if (x.values.letters < MIN_LETTERS) return littleText(input, runs, text, x.values.letters, maxScanPixels);
+  if (tooLittle(x.values.letters, x.values.words)) return littleText(input, runs, text, x.values.letters, x.values.words, maxScanPixels);
   const signals = shownSignals(x);
   if (input.likelihoods !== false) setLikelihoods(runs, x.language, x.second);
   // the scan decoded whole for the letter shapes gives its block means too: one walk of its entropy-coded data serves
@@ -225,16 +225,24 @@ function mayHaveFewLetters(text: string): boolean {
 }
 
 /**
- * A page with too little text to judge by its words (fewer than MIN_LETTERS letters in words of two or more: a page
- * number, a heading, a lone name, a row of digits). A handful of words is no sample of a text's error, so the word
+ * Too little text to judge by its words: fewer than MIN_LETTERS letters in words of two or more (a page number, a lone
+ * name, a row of digits), or fewer than MIN_WORDS such words (a heading, a label: a share of non-words from six words
+ * moves by a sixth with each, and cannot tell a page with none from one with a third).
+ */
+function tooLittle(letters: number, words: number): boolean {
+  return letters < MIN_LETTERS || words < MIN_WORDS;
+}
+
+/**
+ * A page with too little text to judge by its words (tooLittle). A handful of words is no sample of a text's error, so the word
  * statistics are not made (nor shown): the page has its letters, its shares of symbols and undecodable characters, and
  * the scan's evidence. Never a confident keep: its score is at most 1 − REOCR_CER, and lower by what is known of its
  * error (the scan's text missing, undecodable characters); re-OCR only on evidence beyond the words: one character in
  * fifty or more that does not decode, or the scan's text missing from the layer.
  */
-function littleText(input: LayerQualityInput, runs: GlyphRun[], text: string, letters: number, maxScanPixels: number): LayerQuality {
+function littleText(input: LayerQualityInput, runs: GlyphRun[], text: string, letters: number, words: number, maxScanPixels: number): LayerQuality {
   const c = charSignals(text);
-  const signals: LayerQuality['signals'] = { letters, symbolShare: r3(c.symbolShare), badShare: r3(c.badShare) };
+  const signals: LayerQuality['signals'] = { letters, words, symbolShare: r3(c.symbolShare), badShare: r3(c.badShare) };
   // the runs' likelihoods still need the page's languages, and their words are still coloured by them
   if (input.likelihoods !== false && runs.length > 0) {
     const lang = languageEvidence(text);
@@ -355,6 +363,8 @@ function contextSignals(input: LayerQualityInput, signals: LayerQuality['signals
 
 /** fewer letters (in words of two or more) than this: too little text to judge by its words */
 const MIN_LETTERS = 20;
+/** fewer words (of two letters or more) than this: too little text to judge by its words */
+const MIN_WORDS = 10;
 /**
  * letters in none of the models' alphabets from this share on: the page is in a script the models do not know (Chinese,
  * Thai, Korean, Greek: 0.4–1 on the corpus). Below it, Latin-script languages with a few letters of their own (Polish,
@@ -383,6 +393,7 @@ interface TextValues {
   nonWords: number;
   unmodeled: number;
   letters: number;
+  words: number;
 }
 
 interface TextSignals {
@@ -474,6 +485,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     nonWords: nonWords(text, lang.language, lang.second),
     unmodeled: lang.unmodeled,
     letters: lang.letters,
+    words: lang.words,
   };
   return { values, language: lang.language, second: lang.second };
 }

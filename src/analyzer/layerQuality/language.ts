@@ -139,6 +139,8 @@ export interface LanguageEvidence {
   wordLikeEither: number;
   /** letters scored */
   letters: number;
+  /** words scored (two letters or more) */
+  words: number;
   /** the share of the text's letters that are in none of the models' alphabets (Polish ł, Thai, Chinese: a language the models do not know) */
   unmodeled: number;
 }
@@ -270,7 +272,7 @@ export function languageEvidence(text: string): LanguageEvidence {
   const x = idScratch;
   let best: Language = 'en';
   let bestBits = Infinity;
-  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, unmodeled: 0 };
+  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, words: 0, unmodeled: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
@@ -355,27 +357,33 @@ export function languageEvidence(text: string): LanguageEvidence {
     wordLike: words > 0 ? like / words : 0,
     wordLikeEither: words > 0 ? likeEither / words : 0,
     letters,
+    words,
     unmodeled: allLetters > 0 ? unmodeled / allLetters : 0,
   };
 }
 
 /**
- * The letters in words of two or more that languageEvidence counts (its `letters`), without reading the text under
- * the models: what tells a page with too little text to judge (layerQuality) before its word statistics are made.
+ * The words of two or more letters and their letters that languageEvidence counts (its `words` and `letters`), without
+ * reading the text under the models: what tells a page with too little text to judge (layerQuality) before its word
+ * statistics are made.
  */
-export function wordLetters(text: string): number {
+export function wordCounts(text: string): { letters: number; words: number } {
   load();
   const n = modelIds(text);
-  if (n < 4) return 0;
+  if (n < 4) return { letters: 0, words: 0 };
   const x = idScratch;
   let letters = 0;
+  let words = 0;
   let start = 1;
   for (let i = 1; i < n; i++) {
     if (x[i] !== 0) continue;
-    if (i - start >= 2) letters += i - start;
+    if (i - start >= 2) {
+      letters += i - start;
+      words++;
+    }
     start = i + 1;
   }
-  return letters;
+  return { letters, words };
 }
 
 /** letters met that no model holds, by whether they are letters (bounded cache) */
