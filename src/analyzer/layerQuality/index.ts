@@ -42,6 +42,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
+import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
 import { type Language, languageEvidence, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 
@@ -422,38 +423,6 @@ function shownSignals(x: TextSignals): LayerQuality['signals'] {
     nonWords: r3(v.nonWords),
     unmodeled: r3(v.unmodeled),
   };
-}
-
-/** letters, digits and common punctuation: what is not a symbol */
-const WORDISH = /[\p{L}\p{N}.,;:!?'"()\-/]/u;
-const ASCII_WORDISH = Uint8Array.from({ length: 128 }, (_, i) => (WORDISH.test(String.fromCharCode(i)) ? 1 : 0));
-/** ASCII characters /\s/ matches */
-const ASCII_SPACE = Uint8Array.from({ length: 128 }, (_, i) => (/\s/.test(String.fromCharCode(i)) ? 1 : 0));
-const C_SPACE = 1;
-const C_WORDISH = 2;
-const C_LETTER = 4;
-const C_NUMBER = 8;
-/** classes of the non-ASCII code points met so far (bounded: past its size the regexes answer directly) */
-const classes = new Map<number, number>();
-/** the classes of code points below DENSE_CLASSES (Latin, Greek, Cyrillic) in a table: no map lookup for them; CLASS_UNSEEN until worked out */
-const DENSE_CLASSES = 0x530;
-const CLASS_UNSEEN = 0xff;
-const denseClasses = new Uint8Array(DENSE_CLASSES).fill(CLASS_UNSEEN);
-function classOf(cp: number): number {
-  if (cp < DENSE_CLASSES) {
-    const c = denseClasses[cp];
-    return c !== CLASS_UNSEEN ? c : (denseClasses[cp] = classOfSlow(cp));
-  }
-  return classOfSlow(cp);
-}
-function classOfSlow(cp: number): number {
-  const hit = classes.get(cp);
-  if (hit !== undefined) return hit;
-  const ch = String.fromCodePoint(cp);
-  const cls =
-    (/\s/.test(ch) ? C_SPACE : 0) | (WORDISH.test(ch) ? C_WORDISH : 0) | (/\p{L}/u.test(ch) ? C_LETTER : 0) | (/\p{N}/u.test(ch) ? C_NUMBER : 0);
-  if (classes.size < 4096) classes.set(cp, cls);
-  return cls;
 }
 
 /** 1 small letter, 2 capital, 0 a letter without case (Latin-1, Latin Extended-A, Greek and Cyrillic told apart; others 0) */

@@ -3,6 +3,7 @@
  * models (model.ts, built from the Universal Declaration of Human Rights; see scripts/layer-quality-model.ts), and
  * simple word-shape statistics. Pure and bounded by the text length.
  */
+import { DENSE_CODE_POINTS, isLetter } from './chars';
 import { TRIGRAMS } from './model';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'ru'] as const;
@@ -198,11 +199,19 @@ function modelIds(text: string): number {
   // lower-casing can lengthen a code point (İ → i + U+0307): three units each at most
   const cap = (ascii ? s.length : 3 * s.length) + 2;
   if (idScratch.length < cap) idScratch = new Uint16Array(cap);
-  const x = idScratch;
+  return idsInto(s, 0, s.length, idScratch);
+}
+
+/**
+ * The model ids of s[start, end) into x from its start: a space first, each code point lower-cased alone, each run of
+ * non-letters one space, a space last. Returns the count (1 when there is no letter). x has room for them: 3 × (end −
+ * start) + 2 ids hold any text (lower-casing can lengthen a code point: İ → i + U+0307), ASCII needs one a character.
+ */
+function idsInto(s: string, start: number, end: number, x: Uint16Array): number {
   const other = size - 1;
   let n = 0;
   x[n++] = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = start; i < end; i++) {
     let cp = s.charCodeAt(i);
     if (cp < 0x80) {
       if (cp >= 65 && cp <= 90) cp += 32;
@@ -210,7 +219,7 @@ function modelIds(text: string): number {
       if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
       continue;
     }
-    if (cp < DENSE_IDS) {
+    if (cp < DENSE_CODE_POINTS) {
       let id = denseIds[cp];
       if (id === DENSE_UNSEEN) id = denseIds[cp] = idsOfLower(cp, other);
       if (id >= 0) {
@@ -218,7 +227,7 @@ function modelIds(text: string): number {
         continue;
       }
     }
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < s.length) {
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
       const lo = s.charCodeAt(i + 1);
       if (lo >= 0xdc00 && lo <= 0xdfff) {
         cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -227,8 +236,7 @@ function modelIds(text: string): number {
     }
     const lower = lowerOf(cp);
     for (let k = 0; k < lower.length; k++) {
-      const l = lower[k];
-      const id = isLetter(l) ? (l < idOf.length && idOf[l] > 0 ? idOf[l] : other) : 0;
+      const id = letterId(lower[k], other);
       if (id !== 0 || x[n - 1] !== 0) x[n++] = id;
     }
   }
@@ -237,20 +245,22 @@ function modelIds(text: string): number {
 }
 
 /**
- * Code points below DENSE_IDS (Latin, Greek, Cyrillic: most letters past ASCII a page holds) → the model id of their
- * lower case, 0 for no letter, DENSE_MANY when it is more than one code point (İ), DENSE_UNSEEN until worked out: two
- * map lookups per such character (lowerOf, isLetter) were a third of modelIds' time on German and Russian pages.
+ * Code points below DENSE_CODE_POINTS (Latin, Greek, Cyrillic) → the model id of their lower case, 0 for no letter,
+ * DENSE_MANY when it is more than one code point (İ), DENSE_UNSEEN until worked out: a map lookup for the lower case
+ * and the letter test per such character were a third of modelIds' time on German and Russian pages.
  */
-const DENSE_IDS = 0x530;
 const DENSE_UNSEEN = -2;
 const DENSE_MANY = -1;
-const denseIds = new Int16Array(DENSE_IDS).fill(DENSE_UNSEEN);
+const denseIds = new Int16Array(DENSE_CODE_POINTS).fill(DENSE_UNSEEN);
 
 /** the model id of cp's lower case when it is one code point (as modelIds' general path works it out), else DENSE_MANY */
 function idsOfLower(cp: number, other: number): number {
   const lower = lowerOf(cp);
-  if (lower.length !== 1) return DENSE_MANY;
-  const l = lower[0];
+  return lower.length === 1 ? letterId(lower[0], other) : DENSE_MANY;
+}
+
+/** the model id of a (lower-cased) code point: its own when a model holds it, `other` for any other letter, 0 (a space) for no letter */
+function letterId(l: number, other: number): number {
   return isLetter(l) ? (l < idOf.length && idOf[l] > 0 ? idOf[l] : other) : 0;
 }
 
@@ -386,17 +396,6 @@ export function wordCounts(text: string): { letters: number; words: number } {
   return { letters, words };
 }
 
-/** letters met that no model holds, by whether they are letters (bounded cache) */
-const letterCache = new Map<number, boolean>();
-function isLetter(cp: number): boolean {
-  let v = letterCache.get(cp);
-  if (v === undefined) {
-    v = /\p{L}/u.test(String.fromCodePoint(cp));
-    if (letterCache.size < 4096) letterCache.set(cp, v);
-  }
-  return v;
-}
-
 /** scratch ids for wordBitsIn */
 let scratch = new Uint16Array(64);
 
@@ -425,48 +424,9 @@ export function wordBitsIn(text: string, start: number, end: number, a: Language
   const cap = 3 * (end - start) + 2;
   if (scratch.length < cap) scratch = new Uint16Array(2 * cap);
   const x = scratch;
-  const other = size - 1;
-  let n = 0;
-  let letters = 0;
-  x[n++] = 0;
-  for (let i = start; i < end; i++) {
-    let cp = text.charCodeAt(i);
-    if (cp < 0x80) {
-      if (cp >= 65 && cp <= 90) cp += 32;
-      const id = cp >= 97 && cp <= 122 ? (idOf[cp] > 0 ? idOf[cp] : other) : 0;
-      if (id === 0 && x[n - 1] === 0) continue;
-      x[n++] = id;
-      if (id !== 0) letters++;
-      continue;
-    }
-    if (cp < DENSE_IDS) {
-      let id = denseIds[cp];
-      if (id === DENSE_UNSEEN) id = denseIds[cp] = idsOfLower(cp, other);
-      if (id >= 0) {
-        if (id === 0 && x[n - 1] === 0) continue;
-        x[n++] = id;
-        if (id !== 0) letters++;
-        continue;
-      }
-    }
-    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < end) {
-      const lo = text.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-        i++;
-      }
-    }
-    const lower = lowerOf(cp);
-    for (let k = 0; k < lower.length; k++) {
-      const l = lower[k];
-      const id = l < idOf.length && idOf[l] > 0 ? idOf[l] : l > 0x7f && isLetter(l) ? other : 0;
-      if (id === 0 && x[n - 1] === 0) continue;
-      x[n++] = id;
-      if (id !== 0) letters++;
-    }
-  }
-  if (letters === 0) return NaN;
-  if (x[n - 1] !== 0) x[n++] = 0;
+  const n = idsInto(text, start, end, x);
+  // no letter: a space alone
+  if (n === 1) return NaN;
   // a page's words are all judged under the same two languages: their models are looked up once
   if (a !== pairA || b !== pairB) {
     pairA = a;

@@ -1,0 +1,56 @@
+/**
+ * What a character is to the layer-quality score: white space, a letter, a number, or "wordish" (what is not a
+ * symbol). One table for the text signals, the non-word pass and the language models' ids, so that all of them
+ * read a character the same way. Pure and bounded: the classes are worked out once per code point met.
+ */
+
+/** letters, digits and common punctuation: what is not a symbol */
+const WORDISH = /[\p{L}\p{N}.,;:!?'"()\-/]/u;
+/** ASCII characters WORDISH matches */
+export const ASCII_WORDISH = Uint8Array.from({ length: 128 }, (_, i) => (WORDISH.test(String.fromCharCode(i)) ? 1 : 0));
+/** ASCII characters /\s/ matches */
+export const ASCII_SPACE = Uint8Array.from({ length: 128 }, (_, i) => (/\s/.test(String.fromCharCode(i)) ? 1 : 0));
+
+/** white space (as /\s/) */
+export const C_SPACE = 1;
+/** letters, digits and common punctuation (WORDISH) */
+export const C_WORDISH = 2;
+/** a letter (\p{L}) */
+export const C_LETTER = 4;
+/** a number (\p{N}) */
+export const C_NUMBER = 8;
+
+/**
+ * Code points below this (Latin, Greek, Cyrillic: most characters past ASCII a page holds) are looked up in dense
+ * tables filled as they are met, here and for the language models' ids, instead of a map.
+ */
+export const DENSE_CODE_POINTS = 0x530;
+
+/** classes of the other code points met so far (bounded: past its size the regexes answer directly) */
+const classes = new Map<number, number>();
+const CLASS_UNSEEN = 0xff;
+const denseClasses = new Uint8Array(DENSE_CODE_POINTS).fill(CLASS_UNSEEN);
+
+/** The classes (C_SPACE | C_WORDISH | C_LETTER | C_NUMBER) of a code point. */
+export function classOf(cp: number): number {
+  if (cp < DENSE_CODE_POINTS) {
+    const c = denseClasses[cp];
+    return c !== CLASS_UNSEEN ? c : (denseClasses[cp] = classOfSlow(cp));
+  }
+  return classOfSlow(cp);
+}
+
+function classOfSlow(cp: number): number {
+  const hit = classes.get(cp);
+  if (hit !== undefined) return hit;
+  const ch = String.fromCodePoint(cp);
+  const cls =
+    (/\s/.test(ch) ? C_SPACE : 0) | (WORDISH.test(ch) ? C_WORDISH : 0) | (/\p{L}/u.test(ch) ? C_LETTER : 0) | (/\p{N}/u.test(ch) ? C_NUMBER : 0);
+  if (classes.size < 4096) classes.set(cp, cls);
+  return cls;
+}
+
+/** Whether a code point is a letter (\p{L}). */
+export function isLetter(cp: number): boolean {
+  return (classOf(cp) & C_LETTER) !== 0;
+}
