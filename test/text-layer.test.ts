@@ -277,3 +277,37 @@ test('ToUnicode text reader: fed by the fonts parse (its lexer tap), the same te
   const partial = new ToUnicodeTextReader();
   assert.equal(partial.complete, false);
 });
+
+test("a simple font's string read word by word gives the layer that each glyph shown as its own string gives", () => {
+  // [(ab cd)] TJ takes the simple-font fast path after its first glyph (TextLayerBuilder.more, space, pen);
+  // [(a)(b)( )(c)(d)] TJ sends every glyph through TextLayerBuilder.glyph, gap and line tests included
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const fonts = [
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    // explicit widths, some zero, an undecodable code (no encoding entry, no name) among them
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Foo /FirstChar 32 /LastChar 122 /Widths [${Array.from({ length: 91 }, (_, i) => (i % 7 === 3 ? 0 : 300 + ((i * 37) % 500))).join(' ')}] /Encoding /WinAnsiEncoding >>`,
+  ];
+  const alphabet = 'abcdefghij KLMN 0123  xyz';
+  for (let n = 0; n < 150; n++) {
+    const ops: string[] = [];
+    const split: string[] = [];
+    for (let k = 0, nk = 1 + Math.floor(rnd() * 4); k < nk; k++) {
+      const size = pick(['10', '12', '7.5', '0.001', '-9']);
+      const state = `/F${1 + Math.floor(rnd() * 2)} ${size} Tf ${pick(['0', '0.7', '-1.3'])} Tc ${pick(['0', '2', '-3'])} Tw ${pick(['100', '80', '130'])} Tz ${pick(['0', '2.5'])} Ts`;
+      const move = pick(['', '0 -14 Td', '30 0 Td', '-200 5 Td']);
+      let s = '';
+      for (let i = 0, len = 1 + Math.floor(rnd() * 12); i < len; i++) s += pick([...alphabet]);
+      ops.push(`${state} ${move} [(${s})] TJ`);
+      split.push(`${state} ${move} [${[...s].map((ch) => `(${ch})`).join('')}] TJ`);
+    }
+    const tm = pick(['1 0 0 1 72 700', '0 1 -1 0 300 100', '0.8 0.6 -0.6 0.8 100 100', '1 0 0 -1 50 50', '2 0 0.5 1 10 400']);
+    const resources = '<< /Font << /F1 5 0 R /F2 6 0 R >> >>';
+    const whole = makePdf(`BT ${tm} Tm ${ops.join(' ')} ET`, resources, fonts);
+    const glyphs = makePdf(`BT ${tm} Tm ${split.join(' ')} ET`, resources, fonts);
+    const a = analyzePdfSync(whole, { textLayer: true }).pages[0].evidence.textLayer!;
+    const b = analyzePdfSync(glyphs, { textLayer: true }).pages[0].evidence.textLayer!;
+    assert.deepEqual(a, b, ops.join(' '));
+  }
+});

@@ -15,6 +15,8 @@ import type { FontEvidence, Rect } from './types';
 
 /** the text layer's scratch glyph box and baseline (TextLayerBuilder.glyph copies what it keeps) */
 const glyphAt: GlyphPlacement = new Float64Array(8);
+/** the union of a word's glyph boxes after a string's first glyph (TextLayerBuilder.more copies what it keeps) */
+const wordBox: GlyphPlacement = new Float64Array(4);
 
 /** Shows strings (and TJ adjustments), advancing `tm` in place, and books the characters as visible or invisible. */
 export function showText(s: PageScanner, g: GState, tm: Matrix, items: PdfValue[]): void {
@@ -187,6 +189,15 @@ function showGlyphs(
       const yHi = rise + 0.8 * fs;
       const r2 = rise * m2;
       const r3 = rise * m3;
+      // the glyphs after the first, word by word (see TextLayerBuilder.more): their text, characters and box so far
+      let wt = '';
+      let wc = 0;
+      const wb = wordBox;
+      // where the last glyph ended, and the baseline of the last that moved (NaN: none yet)
+      let ex = 0;
+      let ey = 0;
+      let dx = NaN;
+      let dy = NaN;
       for (let i = 0; i < it.length; i++) {
         const k = it[i];
         const nc = cc[k];
@@ -195,18 +206,61 @@ function showGlyphs(
         const m4 = tm[4] * c[0] + tm[5] * c[2] + c[4];
         const m5 = tm[4] * c[1] + tm[5] * c[3] + c[5];
         const w = adv * th;
-        boundsInto(at, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
-        at[4] = r2 + m4;
-        at[5] = r3 + m5;
-        at[6] = w * m0 + r2 + m4;
-        at[7] = w * m1 + r3 + m5;
-        layer.glyph(nc > 0 ? (ft?.text(k) ?? '') : '', nc, at);
+        if (i === 0) {
+          boundsInto(at, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
+          at[4] = r2 + m4;
+          at[5] = r3 + m5;
+          at[6] = w * m0 + r2 + m4;
+          at[7] = w * m1 + r3 + m5;
+          layer.glyph(nc > 0 ? (ft?.text(k) ?? '') : '', nc, at);
+        } else {
+          // the same start and end as glyph() is given above
+          const sx = r2 + m4;
+          const sy = r3 + m5;
+          ex = w * m0 + r2 + m4;
+          ey = w * m1 + r3 + m5;
+          const bx = ex - sx;
+          const by = ey - sy;
+          // glyph() takes a baseline longer than 1e-9 as the direction: the same up to rounding at 1e-9 itself
+          if (bx * bx + by * by > 1e-18) {
+            dx = bx;
+            dy = by;
+          }
+          if (nc === 0) {
+            if (wc > 0) {
+              layer.more(wt, wc, wb);
+              wt = '';
+              wc = 0;
+            }
+            layer.space();
+          } else {
+            boundsInto(at, m0, m1, m2, m3, m4, m5, 0, yLo, w, yHi);
+            if (wc === 0) {
+              wb[0] = at[0];
+              wb[1] = at[1];
+              wb[2] = at[2];
+              wb[3] = at[3];
+            } else {
+              if (at[0] < wb[0]) wb[0] = at[0];
+              if (at[1] < wb[1]) wb[1] = at[1];
+              if (at[2] > wb[2]) wb[2] = at[2];
+              if (at[3] > wb[3]) wb[3] = at[3];
+            }
+            const tx = ft?.text(k) ?? '';
+            wt += tx === '' ? '\ufffd'.repeat(nc) : tx;
+            wc += nc;
+          }
+        }
         chars += nc;
         bad += bb[k];
         glyphs++;
         // advanceText(tm, adv, th, false) written out (the same products): V8 had no inlining budget left for the call
         tm[4] += adv * th * tm[0];
         tm[5] += adv * th * tm[1];
+      }
+      if (it.length > 1) {
+        if (wc > 0) layer.more(wt, wc, wb);
+        layer.pen(ex, ey, dx, dy);
       }
     } else if (it instanceof Uint8Array) {
       for (let i = 0; i < it.length;) {

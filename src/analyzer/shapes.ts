@@ -108,7 +108,7 @@ export function anchorLayerShapes(score: boolean): void {
       // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below).
       // Read with the score's option too: scanning collects the scan images then, and loads no language model
       const bytes = tinyPdf(
-        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (shape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
+        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (sh ape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
       );
       const options = resolveOptions({ textLayer: true, layerQuality: true });
       const budget = Budget.unbounded();

@@ -153,6 +153,63 @@ export class TextLayerBuilder {
     });
   }
 
+  /**
+   * Glyphs of a simple font's string after its first (which went through glyph()): each starts where the one before
+   * ended, so no gap or line break can fall between them, and they share the first's style. `text` and `chars` are
+   * theirs together, up to the next space(), and `box` [0..3] holds the union of their boxes. The string's pen() follows.
+   */
+  more(text: string, chars: number, box: GlyphPlacement): void {
+    const cur = this.cur;
+    // the size rounded as glyph() rounds it (the string's first glyph may have been a space, which glyph() does not round)
+    let rs = this.roundedSize;
+    if (this.size !== this.lastSize) {
+      rs = this.roundedSize = round3(this.size);
+      this.lastSize = this.size;
+    }
+    if (cur && cur.font === this.font && cur.size === rs) {
+      this.word += text;
+      cur.chars += chars;
+      const r = cur.rect;
+      if (box[0] < r[0]) r[0] = box[0];
+      if (box[1] < r[1]) r[1] = box[1];
+      if (box[2] > r[2]) r[2] = box[2];
+      if (box[3] > r[3]) r[3] = box[3];
+      if (this.curKept) this.uncharged += text.length * 2;
+      return;
+    }
+    this.endRun();
+    this.word = text;
+    this.startRun({
+      text,
+      rect: [box[0], box[1], box[2], box[3]],
+      visibility: 'visible',
+      font: this.font,
+      size: rs,
+      hScale: round3(this.hScale),
+      chars,
+    });
+  }
+
+  /** A space glyph inside a simple font's string (see more()). */
+  space(): void {
+    this.endRun();
+    this.emit(' ');
+  }
+
+  /**
+   * Where a simple font's string (see more()) left the pen: its last glyph's end, and the baseline vector of its last
+   * glyph that moved (NaN when none after the first did), which the next glyph's gap and line break are read against.
+   */
+  pen(x: number, y: number, bx: number, by: number): void {
+    this.px = x;
+    this.py = y;
+    const len = Math.sqrt(bx * bx + by * by);
+    if (len > 1e-9) {
+      this.ux = bx / len;
+      this.uy = by / len;
+    }
+  }
+
   /** A TJ adjustment or string boundary that moved the pen without drawing: a word ends there when the gap is large. */
   gap(): void {
     // the next glyph decides by its position; nothing to do until then
