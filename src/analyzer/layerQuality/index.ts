@@ -178,7 +178,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   const maxScanPixels = input.maxScanPixels ?? 40_000_000;
   // too little text to judge by its words: its word statistics would be noise, and they are not made (told before
   // anything is read under the models, and again by the statistics' own count when the bound could not tell)
-  if (mayHaveFewLetters(text)) {
+  if (mayBeLittle(text)) {
     const c = wordCounts(text);
     if (tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels);
   }
@@ -208,19 +208,31 @@ function setLikelihoods(runs: GlyphRun[], a: Language, b: Language): void {
 
 /** letters a character can become in the models' ids at most: NFKC makes up to 18 of one (U+FDFA), lower-casing up to three of each */
 const MAX_LETTERS_PER_CHAR = 54;
+/** words a character can become at most: each is two of those letters and a space */
+const MAX_WORDS_PER_CHAR = MAX_LETTERS_PER_CHAR / 3;
 
 /**
- * False when the text surely has MIN_LETTERS letters for the models: an upper bound on wordLetters, read only until it
- * reaches the cut (a page of text answers within its first words), so that a page with text is not read twice. Only
- * time rests on it: a page it lets through is still told by the statistics' own count.
+ * False when the text may have enough to judge (not tooLittle): upper bounds on the letters and words the models
+ * count (wordCounts), read only until both reach their cuts (a page of text does within its first words), so that a
+ * page with text is not read twice. ASCII is exact (a letter is a letter, anything else a space); any other character
+ * counts as the most it can become. Only time rests on it: a page it lets through is still told by the statistics'
+ * own count.
  */
-function mayHaveFewLetters(text: string): boolean {
-  let most = 0;
+function mayBeLittle(text: string): boolean {
+  let letters = 0;
+  let words = 0;
+  let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) most += MAX_LETTERS_PER_CHAR;
-    else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) most++;
-    if (most >= MIN_LETTERS) return false;
+    if (c >= 0x80) {
+      letters += MAX_LETTERS_PER_CHAR;
+      words += MAX_WORDS_PER_CHAR;
+      run = 0;
+    } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      letters++;
+      if (++run === 2) words++;
+    } else run = 0;
+    if (letters >= MIN_LETTERS && words >= MIN_WORDS) return false;
   }
   return true;
 }
