@@ -214,9 +214,9 @@ const MAX_WORDS_PER_CHAR = MAX_LETTERS_PER_CHAR / 3;
 /**
  * False when the text may have enough to judge (not tooLittle): upper bounds on the letters and words the models
  * count (wordCounts), read only until both reach their cuts (a page of text does within its first words), so that a
- * page with text is not read twice. ASCII is exact (a letter is a letter, anything else a space); any other character
- * counts as the most it can become. Only time rests on it: a page it lets through is still told by the statistics'
- * own count.
+ * page with text is not read twice. ASCII is exact (a letter is a letter, anything else a space), and so are U+FFFD and
+ * private-use characters (no letter); any other character counts as the most it can become. Only time rests on it: a
+ * page it lets through is still told by the statistics' own count.
  */
 function mayBeLittle(text: string): boolean {
   let letters = 0;
@@ -224,7 +224,10 @@ function mayBeLittle(text: string): boolean {
   let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) {
+    if (c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff)) {
+      // an undecodable glyph or a private-use character: no letter, and NFKC leaves it as it is
+      run = 0;
+    } else if (c >= 0x80) {
       letters += MAX_LETTERS_PER_CHAR;
       words += MAX_WORDS_PER_CHAR;
       run = 0;
