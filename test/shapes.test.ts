@@ -24,9 +24,9 @@ test('the text layer and the score anchor their own shapes only when an analysis
   analyzePdfSync(new Uint8Array(0));
   assert.equal(anchored().layerHeld, 0, 'an analysis without them anchors nothing of theirs (and loads no language model)');
   analyzePdfSync(new Uint8Array(0), { textLayer: true });
-  assert.equal(anchored().layerHeld, 5, 'the document, its context, scans, a builder and its layer');
+  assert.equal(anchored().layerHeld, 6, 'the document, its context, scans, a builder and its layer, a ToUnicode reader and its text');
   analyzePdfSync(new Uint8Array(0), { layerQuality: true });
-  assert.equal(anchored().layerHeld, 6, "the score adds the scores of the page read for the text layer's anchors");
+  assert.equal(anchored().layerHeld, 7, "the score adds the scores of the page read for the text layer's anchors");
   analyzePdfSync(new Uint8Array(0), { layerQuality: true, textLayer: true });
-  assert.equal(anchored().layerHeld, 6, 'made once');
+  assert.equal(anchored().layerHeld, 7, 'made once');
 });

@@ -13,12 +13,20 @@
 import { Budget } from './budget';
 import { layerQuality } from './layerQuality/index';
 import { TextLayerBuilder } from './textLayer';
-import { CMapLexer } from './cmap';
+import { ToUnicodeTextReader } from './textLayerFonts';
+import { CMapLexer, parseCMap } from './cmap';
 import { type PageScan, ScanContext, scanPage } from './content';
 import { openDocument } from './document';
 import { Lexer } from './lexer';
 import { resolveOptions } from './options';
 import { Parser } from './parser';
+
+/**
+ * A simple font's ToUnicode map with an entry of every kind the text layer reads: a range of one-unit targets (noted
+ * lazily), a range with an array of targets, a ligature (a string of two units) and a single code.
+ */
+const SIMPLE_TO_UNICODE =
+  '/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfrange <41> <5A> <0041> <61> <63> [<0061> <0062> <0063>] endbfrange 2 beginbfchar <66> <00660069> <78> <0078> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end\n';
 
 /**
  * One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, text shown in both, and an inline
@@ -35,12 +43,14 @@ function tinyPdf(
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> /Contents 4 0 R >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 9 0 R >> >> /Contents 4 0 R >>',
     `<< /Length ${content.length} >>\nstream\n${content}endstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [278 278] >>',
     '<< /Type /Font /Subtype /Type0 /BaseFont /Shape /Encoding /Identity-H /DescendantFonts [7 0 R] /ToUnicode 8 0 R >>',
     '<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Shape /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /DW 500 /W [65 [500 600]] >>',
     `<< /Length ${cmap.length} >>\nstream\n${cmap}endstream`,
+    '<< /Type /Font /Subtype /TrueType /BaseFont /ShapeTT /FirstChar 32 /LastChar 122 /Widths [250 0 300] /Encoding /WinAnsiEncoding /ToUnicode 10 0 R >>',
+    `<< /Length ${SIMPLE_TO_UNICODE.length} >>\nstream\n${SIMPLE_TO_UNICODE}endstream`,
   ];
   let s = '%PDF-1.7\n';
   const offsets: number[] = [];
@@ -51,6 +61,10 @@ function tinyPdf(
   let x = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const o of offsets) x += `${String(o).padStart(10, '0')} 00000 n \n`;
   s += `${x}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${s.length}\n%%EOF\n`;
+  return ascii(s);
+}
+
+function ascii(s: string): Uint8Array {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
@@ -108,7 +122,7 @@ export function anchorLayerShapes(score: boolean): void {
       // the text state in fractions, as pages set it: its fields' representations are then the final ones (as below).
       // Read with the score's option too: scanning collects the scan images then, and loads no language model
       const bytes = tinyPdf(
-        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (sh ape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
+        'BT /F1 11.5 Tf 0.25 Tc 0.5 Tw 95 Tz 0.5 Ts 72.5 720.25 Td (sh ape) Tj /F2 10.5 Tf <00410042> Tj 0 -14.5 Td [(a) -120.5 (b)] TJ /F3 9.5 Tf (fA xb) Tj ET\nq 20 0 0 10 72 600 cm BI /W 1 /H 1 /CS /G /BPC 8 ID x EI Q\n',
       );
       const options = resolveOptions({ textLayer: true, layerQuality: true });
       const budget = Budget.unbounded();
@@ -131,7 +145,12 @@ export function anchorLayerShapes(score: boolean): void {
       builder.beginShow();
       builder.glyph('c', 1, at(6.5, -19.75, 11.5, -9.75, 6.5, -19.75, 11.5, -19.75));
       builder.endShow('visible');
-      layerAnchors.push(doc, ctx, layerScans, builder, builder.finish());
+      // the ToUnicode reader lives only while a font's map is read, and the CMap lexer's token loop calls it: one of
+      // its own, read to the end, keeps its class (without it that loop and the reader's steps were thrown away at
+      // every full GC)
+      const reader = new ToUnicodeTextReader(budget);
+      parseCMap(ascii(SIMPLE_TO_UNICODE), budget, undefined, reader);
+      layerAnchors.push(doc, ctx, layerScans, builder, builder.finish(), [reader, reader.result()]);
     } catch {
       // as above: only the speed after a full GC depends on it
     }
