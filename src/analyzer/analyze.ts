@@ -2,7 +2,7 @@
  * The analyzer's entry points: bytes in, a DocumentReport out. Never throws; a file that can't be read becomes a
  * report with `error` and `unknown` pages.
  */
-import { anchorLayerShapes, anchorShapes } from './shapes';
+import { anchorLayerShapes, anchorReport, anchorShapes } from './shapes';
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
@@ -28,6 +28,8 @@ export function emptyRouteCounts(): Record<PageRoute, number> {
 
 export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): DocumentReport {
   anchorShapes();
+  // (before the clock starts: the anchor is an analysis of its own, and not this document's time)
+  anchorReport(`${options?.textLayer === true} ${options?.layerQuality === true}`, (b) => analyzePdfSync(b, options));
   const start = Date.now();
   const opts = resolveOptions(options);
   if (buildsTextLayer(opts)) anchorLayerShapes(opts.layerQuality === true);

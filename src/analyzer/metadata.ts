@@ -318,6 +318,13 @@ export function parseXmp(bytes: Uint8Array, limits: MetadataLimits = DEFAULT_OPT
   return out;
 }
 
+/** An XMP reader that has read a packet through, for shapes.ts to hold: the class lives only while a packet is read. */
+export function xmpReaderAnchor(bytes: Uint8Array): unknown {
+  const reader = new XmpReader(xmpText(bytes), {}, DEFAULT_OPTIONS);
+  reader.run();
+  return reader;
+}
+
 class XmpReader {
   private readonly stack: Frame[] = [];
   /** elements opened beyond maxDepth and not yet closed */

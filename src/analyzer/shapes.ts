@@ -15,11 +15,17 @@ import { layerQuality } from './layerQuality/index';
 import { TextLayerBuilder } from './textLayer';
 import { ToUnicodeTextReader } from './textLayerFonts';
 import { CMapLexer, parseCMap } from './cmap';
-import { type PageScan, ScanContext, scanPage } from './content';
+import { type PageScan, PageScanner, ScanContext } from './content';
 import { openDocument } from './document';
 import { Lexer } from './lexer';
+import { xmpReaderAnchor } from './metadata';
 import { resolveOptions } from './options';
+import type { DocumentReport } from './types';
 import { Parser } from './parser';
+
+/** an XMP packet with a property, a list and an attribute */
+const XMP_PACKET =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:dc="http://purl.org/dc/elements/1.1/" pdf:Producer="shape"><dc:creator><rdf:Seq><rdf:li>a</rdf:li></rdf:Seq></dc:creator><pdf:Keywords>b</pdf:Keywords></rdf:Description></rdf:RDF></x:xmpmeta>';
 
 /**
  * A simple font's ToUnicode map with an entry of every kind the text layer reads: a range of one-unit targets (noted
@@ -60,7 +66,7 @@ function tinyPdf(
   });
   let x = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const o of offsets) x += `${String(o).padStart(10, '0')} 00000 n \n`;
-  s += `${x}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${s.length}\n%%EOF\n`;
+  s += `${x}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info << /Producer (shape) >> >>\nstartxref\n${s.length}\n%%EOF\n`;
   return ascii(s);
 }
 
@@ -87,7 +93,10 @@ export function anchorShapes(): void {
     const budget = Budget.unbounded();
     const doc = openDocument(bytes, options, budget);
     const ctx = new ScanContext(doc.xref, options, budget);
-    const scans = doc.pages.map((p) => scanPage(p, ctx));
+    // the scanners too, not only their scans: a page scanner's class gets its fields one by one as it is built, and
+    // without one alive every full GC took those maps and the interpreter's code optimised for them
+    const scanners = doc.pages.map((p) => new PageScanner(p, ctx));
+    const scans = scanners.map((sc) => sc.run());
     summary = {
       pages: doc.pages.length,
       visibleChars: scans.reduce((n, sc) => n + sc.visibleChars, 0),
@@ -104,7 +113,9 @@ export function anchorShapes(): void {
       resolveOptions({ textLayer: true }),
       resolveOptions({ textLayer: true, layerQuality: true }),
     ];
-    anchors.push(doc, ctx, scans, lexer, new Parser(lexer), new CMapLexer(bytes, budget), flagged);
+    // the XMP reader too (it lives only while a packet is read)
+    const xmp = xmpReaderAnchor(ascii(XMP_PACKET));
+    anchors.push(doc, ctx, scans, scanners, lexer, new Parser(lexer), new CMapLexer(bytes, budget), flagged, xmp);
   } catch {
     // the anchors only keep maps alive; without them the analysis is the same, only slower after a full GC
   }
@@ -128,7 +139,8 @@ export function anchorLayerShapes(score: boolean): void {
       const budget = Budget.unbounded();
       const doc = openDocument(bytes, options, budget);
       const ctx = new ScanContext(doc.xref, options, budget);
-      layerScans = doc.pages.map((p) => scanPage(p, ctx));
+      const scanners = doc.pages.map((p) => new PageScanner(p, ctx));
+      layerScans = scanners.map((sc) => sc.run());
       // values of every kind a page gives (fractional sizes and positions, a space, a line break, an unknown glyph),
       // so that the fields' representations are the final ones: a field that first held a small integer and then a
       // fraction moves the builder to a new map, and only the new one would matter
@@ -150,7 +162,7 @@ export function anchorLayerShapes(score: boolean): void {
       // every full GC)
       const reader = new ToUnicodeTextReader(budget);
       parseCMap(ascii(SIMPLE_TO_UNICODE), budget, undefined, reader);
-      layerAnchors.push(doc, ctx, layerScans, builder, builder.finish(), [reader, reader.result()]);
+      layerAnchors.push(doc, ctx, layerScans, scanners, builder, builder.finish(), [reader, reader.result()]);
     } catch {
       // as above: only the speed after a full GC depends on it
     }
@@ -159,7 +171,11 @@ export function anchorLayerShapes(score: boolean): void {
     scoreAnchors = [];
     try {
       // the score of the page read above (this loads the language models, which the analysis is about to need)
-      for (const sc of layerScans ?? []) if (sc.textLayer) scoreAnchors.push(layerQuality({ layer: sc.textLayer, which: 'visible' }));
+      // (with and without a font and a producer: the signals get those fields when known, and each set is a map)
+      for (const sc of layerScans ?? [])
+        if (sc.textLayer)
+          for (const context of [{}, { font: 'F' }, { producer: 'P' }, { font: 'F', producer: 'P' }])
+            scoreAnchors.push(layerQuality({ layer: sc.textLayer, which: 'visible', ...context }));
       layerAnchors.push(scoreAnchors);
     } catch {
       // as above
@@ -167,7 +183,30 @@ export function anchorLayerShapes(score: boolean): void {
   }
 }
 
+const reportAnchors = new Map<string, unknown>();
+
+/**
+ * The same for the report: the tiny document's report, once per kind of options (with or without the text layer and
+ * the score: their evidence has fields of its own). A report is built one field at a time (a page's route, then its
+ * reasons, then its evidence), and each step is a map of its own that lived only as long as the caller's report.
+ * `analyze` is the analysis with the caller's options (it calls back here, and finds the kind made).
+ */
+export function anchorReport(kind: string, analyze: (bytes: Uint8Array) => unknown): void {
+  if (reportAnchors.has(kind)) return;
+  reportAnchors.set(kind, undefined);
+  try {
+    reportAnchors.set(kind, analyze(tinyPdf()));
+  } catch {
+    // as above: only the speed after a full GC depends on it
+  }
+}
+
 /** For the tests: how many objects are held, and what the tiny document gave. */
-export function anchored(): { held: number; layerHeld: number; summary: typeof summary } {
-  return { held: anchors?.length ?? 0, layerHeld: layerAnchors?.length ?? 0, summary };
+export function anchored(): { held: number; layerHeld: number; reports: number; summary: typeof summary } {
+  return {
+    held: anchors?.length ?? 0,
+    layerHeld: layerAnchors?.length ?? 0,
+    reports: [...reportAnchors.values()].filter((r) => (r as DocumentReport | undefined)?.pageCount === 1 && !(r as DocumentReport).error).length,
+    summary,
+  };
 }
