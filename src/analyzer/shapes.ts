@@ -1,6 +1,7 @@
 /**
  * Keeps one tiny document's objects alive for as long as the analyzer is loaded, so that the hidden classes V8 made
- * for the analyzer's own objects (XRef, PdfDict, Ref, fonts, the font cache, the budget) outlive every document.
+ * for the analyzer's own objects (XRef, PdfDict, Ref, fonts, the font cache, the budget, the page scanner, the
+ * readers of CMaps and XMP, a report) outlive every document.
  *
  * Why: V8's optimised code holds the hidden classes ("maps") of the objects it was optimised for weakly. Between two
  * documents nothing of the analyzer is alive, so a full garbage collection there collects those maps and throws away
