@@ -360,9 +360,12 @@ test('too little text to judge: never a confident keep, and re-OCR only on glyph
   assert.equal(letters.signals.incomplete, 'too little text to judge', JSON.stringify(letters.signals));
   assert.equal(letters.signals.letters, 0);
   // the letters are the models' letters: a ligature is two of them (NFKC), so ten make ten words and 20 letters
-  const ligatures = q(Array(10).fill('\ufb01').join(' '));
+  // (fi, st, ij, fl, lj twice: no letter is half of them, see the one-letter text below)
+  const ligatures = q(['\ufb01', '\ufb06', '\u0133', '\ufb02', '\u01c9', '\ufb01', '\ufb06', '\u0133', '\ufb02', '\u01c9'].join(' '));
   assert.equal(ligatures.signals.letters, 20, JSON.stringify(ligatures.signals));
   assert.equal(ligatures.signals.incomplete, undefined, JSON.stringify(ligatures.signals));
+  // ten of one ligature are 20 letters too, half of them f: no language's text
+  assert.match(String(q(Array(10).fill('\ufb01').join(' ')).signals.incomplete), /^not a language's text: 50 %/);
   // nor is a heading or a label: fewer than ten words, however long
   const heading = q('Typewriter text, modified text, explanation text');
   assert.equal(heading.signals.incomplete, 'too little text to judge', JSON.stringify(heading.signals));
@@ -383,6 +386,26 @@ test('a script none of the models knows is not judged by its words: neither a co
   assert.equal(broken.reocr, true, JSON.stringify(broken.signals));
   // a Latin-script page keeps being judged
   assert.equal(q('the committee met on tuesday morning to review the annual budget and agreed'.split(' ')).signals.incomplete, undefined);
+});
+
+test("text that is no language's (one letter over and over) is not judged by its words either", () => {
+  const q = (words: string[]) => layerQuality({ layer: layerOf(words, () => 5), which: 'invisible' });
+  // a test page of "aaaa…", one letter in seven replaced: its words are "non-words", and say nothing of its errors
+  let k = 0;
+  const aaa = Array.from({ length: 12 }, () => Array.from({ length: 9 }, () => (k++ % 7 === 3 ? 'bxqzmtr'[k % 7] : 'a')).join(''));
+  const r = q(aaa);
+  assert.match(String(r.signals.incomplete), /^not a language's text: 8\d % of the letters are one letter/, JSON.stringify(r.signals));
+  assert.ok(r.score <= 0.75 && !r.reocr, JSON.stringify(r));
+  // a language's text, even garbled, keeps being judged: its commonest letter is under a fifth of its letters
+  const caesar = 'the committee met on tuesday morning to review the annual budget and agreed'
+    .split(' ')
+    .map((w) => w.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 3) % 26) + 97)));
+  const judged = q(caesar);
+  assert.equal(judged.signals.incomplete, undefined, JSON.stringify(judged.signals));
+  assert.equal(judged.reocr, true);
+  // and so does the one-letter page once most of it is garbled: half its letters no longer the one
+  const garbled = q(aaa.map((w, i) => (i % 2 ? w.replace(/a/g, (_, j: number) => 'qwrtzpsdfghjklm'[(i + j) % 15]) : w)));
+  assert.equal(garbled.signals.incomplete, undefined, JSON.stringify(garbled.signals));
 });
 
 // nonWords reads words in place, character by character; what a word is, is written here the way it was first

@@ -338,7 +338,9 @@ function scoreWith(
   const unjudged =
     v.unmodeled >= UNMODELED_MAX
       ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the en, de, fr, ru alphabets`
-      : undefined;
+      : v.topLetter >= ONE_LETTER_MAX
+        ? `not a language's text: ${Math.round(100 * v.topLetter)} % of the letters are one letter`
+        : undefined;
   if (unjudged) {
     signals.incomplete = unjudged;
     score = Math.min(score, 1 - REOCR_CER);
@@ -387,6 +389,12 @@ const MIN_WORDS = 10;
  * 0.07) are still read by the Latin models, and so are OCR substitutions that scatter stray letters (0.06 on the dev split)
  */
 const UNMODELED_MAX = 0.2;
+/**
+ * one letter's share of the letters from which the text is no language's (a test page of "aaaa…", a row of x's): the
+ * commonest letter of a language is under a fifth of its letters (e in German and English, о in Russian), and an
+ * OCR layer's errors only spread the letters further. Such a text's words say nothing of its errors either way
+ */
+const ONE_LETTER_MAX = 0.5;
 /** undecodable characters (U+FFFD, private use, controls: badShare) from this share on (one in fifty) are a broken layer, whatever else can be judged */
 const BAD_DECISIVE = 0.02;
 
@@ -408,6 +416,7 @@ interface TextValues {
   widthSpread: number;
   nonWords: number;
   unmodeled: number;
+  topLetter: number;
   letters: number;
   words: number;
 }
@@ -468,6 +477,7 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     widthSpread: widthSpread(runs),
     nonWords: nonWords(text, lang.language, lang.second),
     unmodeled: lang.unmodeled,
+    topLetter: lang.topLetter,
     letters: lang.letters,
     words: lang.words,
   };

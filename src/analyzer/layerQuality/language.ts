@@ -144,6 +144,8 @@ export interface LanguageEvidence {
   words: number;
   /** the share of the text's letters that are in none of the models' alphabets (Polish ł, Thai, Chinese: a language the models do not know) */
   unmodeled: number;
+  /** the share of the text's letters that are its most frequent modelled letter (a language's commonest is under a fifth; "aaaa…" is 1) */
+  topLetter: number;
 }
 
 /** a word is word-like when its characters cost fewer bits than this under the page's language */
@@ -282,7 +284,8 @@ export function languageEvidence(text: string): LanguageEvidence {
   const x = idScratch;
   let best: Language = 'en';
   let bestBits = Infinity;
-  if (n < 4) return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, words: 0, unmodeled: 0 };
+  if (n < 4)
+    return { language: best, second: best, bitsPerChar: NaN, wordLike: 0, wordLikeEither: 0, letters: 0, words: 0, unmodeled: 0, topLetter: 0 };
   let second: Language = 'en';
   let secondBits = Infinity;
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
@@ -330,6 +333,10 @@ export function languageEvidence(text: string): LanguageEvidence {
   const other = size - 1;
   let allLetters = 0;
   let unmodeled = 0;
+  // each letter's count (by model id), for the commonest one's share
+  if (letterCounts.length < size) letterCounts = new Uint32Array(size);
+  const counts = letterCounts;
+  counts.fill(0);
   // a word's bits under the likeliest, added as its characters pass (in their order: the sum a loop over the word
   // after its end would give), the space that ends it included
   let start = 1;
@@ -339,6 +346,7 @@ export function languageEvidence(text: string): LanguageEvidence {
     bits += cb[i];
     if (id !== 0) {
       allLetters++;
+      counts[id]++;
       if (id === other) unmodeled++;
       continue;
     }
@@ -369,7 +377,18 @@ export function languageEvidence(text: string): LanguageEvidence {
     letters,
     words,
     unmodeled: allLetters > 0 ? unmodeled / allLetters : 0,
+    topLetter: allLetters > 0 ? maxOf(counts, other) / allLetters : 0,
   };
+}
+
+/** scratch letter counts for languageEvidence */
+let letterCounts = new Uint32Array(0);
+
+/** the largest count but `skip`'s (the id of every letter no model holds: many letters, not one) */
+function maxOf(a: Uint32Array, skip: number): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] > m && i !== skip) m = a[i];
+  return m;
 }
 
 /**
