@@ -102,65 +102,25 @@ export class TextLayerBuilder {
         this.emit(' ');
       }
     }
-    // Math.sqrt, not Math.hypot: hypot was the costliest line of this function (page coordinates cannot overflow it)
-    const bx = x1 - x0;
-    const by = y1 - y0;
-    const len = Math.sqrt(bx * bx + by * by);
-    if (len > 1e-9) {
-      this.ux = bx / len;
-      this.uy = by / len;
-    }
-    this.px = x1;
-    this.py = y1;
+    this.pen(x1, y1, x1 - x0, y1 - y0);
     this.psize = size;
     this.hasPrev = true;
     if (space) {
-      this.endRun();
-      this.emit(' ');
+      this.space();
       return;
     }
-    const t = text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text;
-    const cur = this.cur;
-    const font = this.font;
-    // the size is the same for every glyph of an operator: rounded once
-    let rs = this.roundedSize;
-    if (size !== this.lastSize) {
-      rs = this.roundedSize = round3(size);
-      this.lastSize = size;
-    }
-    if (cur && cur.font === font && cur.size === rs) {
-      // the run's text grows in `word`; it is written into the run and the page text once, when the run ends
-      this.word += t;
-      cur.chars += chars;
-      const r = cur.rect;
-      if (g[0] < r[0]) r[0] = g[0];
-      if (g[1] < r[1]) r[1] = g[1];
-      if (g[2] > r[2]) r[2] = g[2];
-      if (g[3] > r[3]) r[3] = g[3];
-      if (this.curKept) this.uncharged += t.length * 2;
-      return;
-    }
-    this.endRun();
-    this.word = t;
-    this.startRun({
-      text: t,
-      rect: [g[0], g[1], g[2], g[3]],
-      visibility: 'visible',
-      font,
-      size: rs,
-      hScale: round3(this.hScale),
-      chars,
-    });
+    this.more(text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text, chars, g);
   }
 
   /**
-   * Glyphs of a simple font's string after its first (which went through glyph()): each starts where the one before
-   * ended, so no gap or line break can fall between them, and they share the first's style. `text` and `chars` are
-   * theirs together, up to the next space(), and `box` [0..3] holds the union of their boxes. The string's pen() follows.
+   * Glyphs of the current style that join the current run, or start one: one glyph from glyph(), or the glyphs of a
+   * simple font's string after its first (each starts where the one before ended, so no gap or line break can fall
+   * between them). `text` and `chars` are theirs together, up to the next space(), and `box` [0..3] holds the union of
+   * their boxes; for a string, its pen() follows.
    */
   more(text: string, chars: number, box: GlyphPlacement): void {
     const cur = this.cur;
-    // the size rounded as glyph() rounds it (the string's first glyph may have been a space, which glyph() does not round)
+    // the size is the same for every glyph of an operator: rounded once
     let rs = this.roundedSize;
     if (this.size !== this.lastSize) {
       rs = this.roundedSize = round3(this.size);
@@ -190,19 +150,20 @@ export class TextLayerBuilder {
     });
   }
 
-  /** A space glyph inside a simple font's string (see more()). */
+  /** A space glyph: the run ends, and a space is written unless one or a line break is already there. */
   space(): void {
     this.endRun();
     this.emit(' ');
   }
 
   /**
-   * Where a simple font's string (see more()) left the pen: its last glyph's end, and the baseline vector of its last
-   * glyph that moved (NaN when none after the first did), which the next glyph's gap and line break are read against.
+   * Where the pen is: the last glyph's end, and the baseline vector of the last glyph that moved (NaN for none), which
+   * the next glyph's gap and line break are read against (glyph() sets it for each glyph, a simple font's string once).
    */
   pen(x: number, y: number, bx: number, by: number): void {
     this.px = x;
     this.py = y;
+    // Math.sqrt, not Math.hypot: hypot was the costliest line of glyph() (page coordinates cannot overflow it)
     const len = Math.sqrt(bx * bx + by * by);
     if (len > 1e-9) {
       this.ux = bx / len;
