@@ -279,7 +279,7 @@ test('ToUnicode text reader: fed by the fonts parse (its lexer tap), the same te
 });
 
 test("a simple font's string read word by word gives the layer that each glyph shown as its own string gives", () => {
-  // [(ab cd)] TJ takes the simple-font fast path after its first glyph (TextLayerBuilder.more, space, pen);
+  // [(ab cd)] TJ takes the simple-font fast path after its first glyph (TextLayerBuilder.add, space, pen);
   // [(a)(b)( )(c)(d)] TJ sends every glyph through TextLayerBuilder.glyph, gap and line tests included
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;

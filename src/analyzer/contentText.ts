@@ -15,7 +15,7 @@ import type { FontEvidence, Rect } from './types';
 
 /** the text layer's scratch glyph box and baseline (TextLayerBuilder.glyph copies what it keeps) */
 const glyphAt: GlyphPlacement = new Float64Array(8);
-/** the union of a word's glyph boxes after a string's first glyph (TextLayerBuilder.more copies what it keeps) */
+/** the union of a word's glyph boxes after a string's first glyph (TextLayerBuilder.add copies what it keeps) */
 const wordBox: GlyphPlacement = new Float64Array(4);
 
 /** Shows strings (and TJ adjustments), advancing `tm` in place, and books the characters as visible or invisible. */
@@ -189,7 +189,7 @@ function showGlyphs(
       const yHi = rise + 0.8 * fs;
       const r2 = rise * m2;
       const r3 = rise * m3;
-      // the glyphs after the first, word by word (see TextLayerBuilder.more): their text, characters and box so far
+      // the glyphs after the first, word by word (see TextLayerBuilder.add): their text, characters and box so far
       let wt = '';
       let wc = 0;
       const wb = wordBox;
@@ -228,7 +228,7 @@ function showGlyphs(
           }
           if (nc === 0) {
             if (wc > 0) {
-              layer.more(wt, wc, wb);
+              layer.add(wt, wc, wb);
               wt = '';
               wc = 0;
             }
@@ -259,7 +259,7 @@ function showGlyphs(
         tm[5] += adv * th * tm[1];
       }
       if (it.length > 1) {
-        if (wc > 0) layer.more(wt, wc, wb);
+        if (wc > 0) layer.add(wt, wc, wb);
         layer.pen(ex, ey, dx, dy);
       }
     } else if (it instanceof Uint8Array) {

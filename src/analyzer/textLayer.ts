@@ -109,7 +109,7 @@ export class TextLayerBuilder {
       this.space();
       return;
     }
-    this.more(text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text, chars, g);
+    this.add(text === '' ? '\ufffd'.repeat(Math.max(1, chars)) : text, chars, g);
   }
 
   /**
@@ -118,7 +118,7 @@ export class TextLayerBuilder {
    * between them). `text` and `chars` are theirs together, up to the next space(), and `box` [0..3] holds the union of
    * their boxes; for a string, its pen() follows.
    */
-  more(text: string, chars: number, box: GlyphPlacement): void {
+  add(text: string, chars: number, box: GlyphPlacement): void {
     const cur = this.cur;
     // the size is the same for every glyph of an operator: rounded once
     let rs = this.roundedSize;
@@ -127,6 +127,7 @@ export class TextLayerBuilder {
       this.lastSize = this.size;
     }
     if (cur && cur.font === this.font && cur.size === rs) {
+      // the run's text grows in `word`; it is written into the run and the page text once, when the run ends
       this.word += text;
       cur.chars += chars;
       const r = cur.rect;
