@@ -286,8 +286,8 @@ test("a simple font's string read word by word gives the layer that each glyph s
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
   const fonts = [
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    // explicit widths, some zero, an undecodable code (no encoding entry, no name) among them
-    `<< /Type /Font /Subtype /Type1 /BaseFont /Foo /FirstChar 32 /LastChar 122 /Widths [${Array.from({ length: 91 }, (_, i) => (i % 7 === 3 ? 0 : 300 + ((i * 37) % 500))).join(' ')}] /Encoding /WinAnsiEncoding >>`,
+    // explicit widths, some zero, and x named a glyph without text (U+FFFD in the layer)
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Foo /FirstChar 32 /LastChar 122 /Widths [${Array.from({ length: 91 }, (_, i) => (i % 7 === 3 ? 0 : 300 + ((i * 37) % 500))).join(' ')}] /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [120 /g123] >> >>`,
   ];
   const alphabet = 'abcdefghij KLMN 0123  xyz';
   for (let n = 0; n < 150; n++) {
