@@ -327,3 +327,27 @@ test('a pool fault is kept in memory only', async () => {
   await s.flush();
   assert.deepEqual(s.docs(), []);
 });
+
+test('stored results that never answer do not stall a file: it is analysed after the wait, and the wait is logged', async () => {
+  fakeDisk({ '/ws/copy.pdf': { text: '%PDF copy', mtime: 1 } });
+  const store = new ReportStore();
+  // a lookup that never settles, as a file system operation stuck in the storage's queue leaves every later one
+  const stuck = { lookup: () => new Promise<undefined>(() => {}) };
+  let analysed = 0;
+  const pool = {
+    size: 1,
+    analyzeDetailed: async () => {
+      analysed++;
+      return { kind: 'ok' as const, report: report([page(1, 'text')]) };
+    },
+  };
+  const lines: string[] = [];
+  const settings = readSettings(() => undefined);
+  const c = new Classifier(store, pool as never, () => settings, { appendLine: (l: string) => lines.push(l) }, { storage: stuck, storageWaitMs: 50 });
+  assert.equal(await c.classifyOne(U('/ws/copy.pdf')), 'analysed');
+  assert.equal(analysed, 1);
+  assert.ok(
+    lines.some((l) => /stored results did not answer within 0\.05 s/.test(l)),
+    lines.join('\n'),
+  );
+});

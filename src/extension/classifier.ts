@@ -23,7 +23,16 @@ export interface ClassifierExtras {
   storage?: Pick<ResultStorage, 'lookup'>;
   /** the password to try for a file (passwords.ts) */
   passwords?: Pick<Passwords, 'get'>;
+  /** how long a file waits for the stored results before it is analysed instead (default STORAGE_WAIT_MS) */
+  storageWaitMs?: number;
 }
+
+/**
+ * The stored results answer through the workspace's file system, one operation after another. One that never
+ * settles (seen in code-server's remote file system) would hold every later lookup, and each file whose content was
+ * stored before would wait for ever: a run stalled at its first copy of a file. Past this, the file is analysed.
+ */
+export const STORAGE_WAIT_MS = 5000;
 
 /** What a file is analysed with: the options (a password among them), their key for the cache, and whether to keep the result in memory only. */
 export interface AnalysisInputs {
@@ -82,6 +91,25 @@ export class Classifier {
     return vscode.l10n.t('Skipped {0} files above {1}: {2}', files.length, limit, `${names.join(', ')}${files.length > 3 ? ', …' : ''}`);
   }
 
+  /** The stored report for `stamp`, or undefined when there is none or the storage does not answer in time (logged). */
+  private async storedReport(stamp: Stamp): Promise<DocumentReport | undefined> {
+    const lookup = this.extras.storage?.lookup(stamp);
+    if (!lookup) return undefined;
+    const wait = this.extras.storageWaitMs ?? STORAGE_WAIT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        this.log.appendLine(`the stored results did not answer within ${wait / 1000} s: analysing instead`);
+        resolve(undefined);
+      }, wait);
+    });
+    try {
+      return await Promise.race([lookup, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async classifyOne(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<Outcome> {
     const key = uri.toString();
     const s = this.settings();
@@ -122,7 +150,7 @@ export class Classifier {
       const stamp: Stamp = { size: bytes.byteLength, mtime: stat.mtime, sha256: await sha256Hex(bytes), options };
       if (this.store.cached(key, stamp)) return 'cached';
       // the same content analysed before (this file before a reload, or a copy of it), with the same analyzer and options
-      const stored = inputs.transient ? undefined : await this.extras.storage?.lookup(stamp);
+      const stored = inputs.transient ? undefined : await this.storedReport(stamp);
       if (stored) {
         this.store.set({ uri: key, label: labelOf(uri), stamp, report: stored });
         return 'cached';
