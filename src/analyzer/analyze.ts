@@ -29,7 +29,7 @@ export function emptyRouteCounts(): Record<PageRoute, number> {
 export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): DocumentReport {
   anchorShapes();
   // (before the clock starts: the anchor is an analysis of its own, and not this document's time)
-  anchorReport(`${options?.textLayer === true} ${options?.layerQuality === true}`, (b) => analyzePdfSync(b, options));
+  anchorReport((options?.textLayer === true ? 1 : 0) | (options?.layerQuality === true ? 2 : 0), options, analyzePdfSync);
   const start = Date.now();
   const opts = resolveOptions(options);
   if (buildsTextLayer(opts)) anchorLayerShapes(opts.layerQuality === true);

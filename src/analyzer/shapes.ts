@@ -184,19 +184,20 @@ export function anchorLayerShapes(score: boolean): void {
   }
 }
 
-const reportAnchors = new Map<string, unknown>();
+/** the tiny document's report per kind of options (1: the text layer, 2: the score, each on or off) */
+const reportAnchors = new Map<number, unknown>();
 
 /**
  * The same for the report: the tiny document's report, once per kind of options (with or without the text layer and
  * the score: their evidence has fields of its own). A report is built one field at a time (a page's route, then its
  * reasons, then its evidence), and each step is a map of its own that lived only as long as the caller's report.
- * `analyze` is the analysis with the caller's options (it calls back here, and finds the kind made).
+ * `analyze` is the analysis, given the caller's options (it calls back here, and finds the kind made).
  */
-export function anchorReport(kind: string, analyze: (bytes: Uint8Array) => unknown): void {
+export function anchorReport<O>(kind: number, options: O, analyze: (bytes: Uint8Array, options: O) => unknown): void {
   if (reportAnchors.has(kind)) return;
   reportAnchors.set(kind, undefined);
   try {
-    reportAnchors.set(kind, analyze(tinyPdf()));
+    reportAnchors.set(kind, analyze(tinyPdf(), options));
   } catch {
     // as above: only the speed after a full GC depends on it
   }
