@@ -111,16 +111,42 @@ const treeRows = async () =>
     );
 
 // The Page Routes rows once `ready(rows)` holds: the checks that follow read that same drawing of the tree (the view
-// redraws as a run goes on, and a second read can land in the middle of a redraw and see no rows).
-const treeRowsWhen = (ready, what, timeoutMs) =>
-  waitFor(
-    async () => {
-      const rows = await treeRows();
-      return ready(rows) ? rows : undefined;
-    },
-    what,
-    timeoutMs,
-  );
+// redraws as a run goes on, and a second read can land in the middle of a redraw and see no rows). The list draws only
+// the rows in view: a timeout says what was read and whether rows below the view were left unread.
+const treeRowsWhen = async (ready, what, timeoutMs) => {
+  let seen = [];
+  try {
+    return await waitFor(
+      async () => {
+        seen = await treeRows();
+        return ready(seen) ? seen : undefined;
+      },
+      what,
+      timeoutMs,
+    );
+  } catch (e) {
+    const lastDrawn = await routesView()
+      .locator('.monaco-list-row[data-last-element="true"]')
+      .count()
+      .catch(() => 0);
+    const below = lastDrawn > 0 ? '' : ' (more rows below the view, not drawn)';
+    throw new Error(`${e.message}; rows read: ${seen.join(' | ')}${below}`);
+  }
+};
+
+// Room to read the whole tree, whatever earlier steps (or a first attempt) expanded: the metadata pane folded and
+// every node collapsed, so the workspace's eleven documents fit in the view. Documents that arrive later come
+// collapsed (a document row starts expanded only while the tree holds three or fewer).
+const metaHeader = () => page.locator('.pane-header', { hasText: 'Document Metadata' }).first();
+async function treeRoom() {
+  if ((await metaHeader().getAttribute('aria-expanded')) === 'true') await metaHeader().click();
+  await routesView().locator('.pane-header').first().hover();
+  await routesView()
+    .locator('.pane-header .action-label[aria-label^="Collapse All"]')
+    .first()
+    .click({ timeout: 5000 })
+    .catch(() => {});
+}
 
 // The explorer rows that are selected, by name (the list marks them aria-selected).
 const explorerSelection = () =>
@@ -245,6 +271,10 @@ await page.screenshot({ path: path.join(SHOTS, 'problems-light.png') });
 // 7a. "Classify all PDFs in workspace" shows its progress and reaches every PDF (7b below cancels one)
 const progressToast = () => page.locator('.notifications-toasts .notification-toast', { hasText: /Classifying \d+ PDFs/ }).first();
 await step('classify all shows progress and reaches every PDF', page, async () => {
+  // The tree as earlier steps left it can be taller than the view (documents expanded while the tree held three or
+  // fewer, the metadata pane open), and then the last documents are never drawn.
+  await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
+  await treeRoom();
   await runCommand(page, 'Classify All PDFs in Workspace');
   await progressToast().waitFor({ timeout: 30_000 });
   const text = (
@@ -279,6 +309,8 @@ await step('metadata panel shows producer and OCR hint', page, async () => {
   await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
   const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
+  // unfold the pane if the classify-all step folded it for room
+  if ((await metaHeader().getAttribute('aria-expanded')) !== 'true') await metaHeader().click();
   await waitFor(
     async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'),
     'OCRmyPDF in the metadata view',
@@ -543,16 +575,8 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   await runCommand(page, 'View: Close All Editors', 15_000).catch(() => {});
   await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
   const tree = routesView().locator('.monaco-list').first();
-  // room and a known state, whatever earlier steps (or a first attempt) expanded: the metadata pane folded, every
-  // node collapsed (the eleven documents then fit), and only this document opened
-  const metaHeader = page.locator('.pane-header', { hasText: 'Document Metadata' }).first();
-  if ((await metaHeader.getAttribute('aria-expanded')) === 'true') await metaHeader.click();
-  await routesView().locator('.pane-header').first().hover();
-  await routesView()
-    .locator('.pane-header .action-label[aria-label^="Collapse All"]')
-    .first()
-    .click({ timeout: 5000 })
-    .catch(() => {});
+  // room and a known state, and then only this document opened
+  await treeRoom();
   await tree.focus();
   await page.keyboard.press('End');
   const docRow = await waitFor(
@@ -665,7 +689,7 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
   await tree.focus();
   await page.keyboard.press('Home');
-  if ((await metaHeader.getAttribute('aria-expanded')) === 'false') await metaHeader.click();
+  if ((await metaHeader().getAttribute('aria-expanded')) === 'false') await metaHeader().click();
 });
 
 // Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
