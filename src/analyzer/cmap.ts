@@ -14,7 +14,7 @@ import { type Budget, BudgetExhausted, limitsOf } from './budget';
 import { BYTE_CLASS, REGULAR, WHITE, hexValue } from './bytes';
 import { CodeClass, addClass, classifyCodepoint, CLASS_SPACE } from './encodings';
 import type { AnalyzerOptions } from './options';
-import { latin1 } from './text';
+import { latin1Token } from './text';
 
 export interface CodespaceRange {
   /** bytes in a code of this range, 1–4 */
@@ -433,7 +433,7 @@ export class CMapLexer {
     this.end = q;
     this.pos = q;
     if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
-      const v = Number(latin1Range(d, p, q));
+      const v = Number(latin1Token(d, p, q, TOKEN_MAX));
       if (Number.isFinite(v)) {
         this.num = v;
         return T_NUM;
@@ -449,7 +449,7 @@ export class CMapLexer {
     return true;
   }
   text(): string {
-    return latin1Range(this.d, this.start, this.end);
+    return latin1Token(this.d, this.start, this.end, TOKEN_MAX);
   }
   /** the scratch string as a big-endian number of at most 4 bytes; -1 when longer or empty */
   code(): number {
@@ -460,14 +460,12 @@ export class CMapLexer {
     return v;
   }
   strText(): string {
-    return latin1Range(this.str, 0, this.strLen);
+    return latin1Token(this.str, 0, this.strLen, TOKEN_MAX);
   }
 }
 
-/** A short token as a string: at most 256 bytes (tokens here are names and numbers; longer ones are junk). */
-function latin1Range(d: Uint8Array, from: number, to: number): string {
-  return latin1(d.subarray(from, Math.min(to, from + 256)));
-}
+/** the longest token read as a string, bytes (tokens here are names and numbers; longer ones are junk) */
+const TOKEN_MAX = 256;
 
 /**
  * The class of a UTF-16BE target held in `str[0..len)`, with the last code point advanced by `offset`

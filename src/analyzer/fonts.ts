@@ -39,7 +39,7 @@ import {
   zapfDingbatsEncoding,
 } from './encodings';
 import { CidMap, type CMapTokenTap, CodespaceRange, ParsedCMap, PredefinedCMap, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
-import { latin1 } from './text';
+import { latin1Token } from './text';
 
 export interface TextTally {
   /** non-whitespace Unicode characters produced (a code mapping to "fi" counts 2; an unmappable code counts 1 and is bad) */
@@ -650,7 +650,7 @@ export function type1Encoding(s: PdfStream, r: Resolver, budget?: Budget): 'stan
     if (d[p] === 47 /* / */) p++;
     while (p < end && !isWhite(d[p]) && d[p] !== 47 && d[p] !== 91 && d[p] !== 93 && d[p] !== 123 && d[p] !== 125) p++;
     if (p === start) p++;
-    const tok = latin1Range(d, start, p);
+    const tok = latin1Token(d, start, p, TOKEN_MAX);
     if (tok === 'put' && prev3 === 'dup' && prev1.startsWith('/')) {
       const code = Number(prev2);
       if (Number.isInteger(code) && code >= 0 && code < 256) {
@@ -763,7 +763,7 @@ function readCff(d: Uint8Array): 'standard' | (string | undefined)[] | undefined
     if (k >= strings.count) return undefined;
     const from = strings.data + offsetAt(strings, k);
     const to = Math.min(strings.data + offsetAt(strings, k + 1), from + 64, n);
-    return latin1Range(d, from, to);
+    return latin1Token(d, from, to, TOKEN_MAX);
   };
   // glyph → SID from the charset: 0 is ISOAdobe (GID = SID); 1 and 2 (expert sets) are not read
   const gidSid = new Int32Array(nGlyphs).fill(-1);
@@ -817,10 +817,8 @@ function indexOf(d: Uint8Array, s: string, from: number, to: number): number {
   for (let i = from; i <= last; i++) if (d[i] === first && startsWith(d, i, s)) return i;
   return -1;
 }
-/** A short token as a string: at most 128 bytes (tokens here are names and numbers; longer ones are junk). */
-function latin1Range(d: Uint8Array, from: number, to: number): string {
-  return latin1(d.subarray(from, Math.min(to, from + 128)));
-}
+/** the longest token read as a string, bytes (tokens here are names and numbers; longer ones are junk) */
+const TOKEN_MAX = 128;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Composite (Type0) fonts

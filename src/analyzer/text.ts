@@ -47,6 +47,14 @@ export function latin1(bytes: Uint8Array): string {
   return parts.join('');
 }
 
+/**
+ * A short token's bytes `d[from..to)` as a string, at most `max` bytes of it (callers read names and numbers, where a
+ * longer token is junk: the cap keeps a hostile token from costing a long string).
+ */
+export function latin1Token(d: Uint8Array, from: number, to: number, max: number): string {
+  return latin1(d.subarray(from, Math.min(to, from + max)));
+}
+
 /** Code units → string, chunked. `n` is how many units of `units` are used. */
 function unitsToString(units: Uint16Array, n: number): string {
   if (n <= CHUNK) return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
