@@ -7,7 +7,10 @@
  * signal and for simple text-only baselines; and an overfitting check (the model refitted leaving one document
  * out, and on split halves).
  *
- *   node --import tsx scripts/ocr-quality.ts [--out FILE] [--check BASELINE.json] [--write-baseline BASELINE.json] [--quiet]
+ *   node --import tsx scripts/ocr-quality.ts [--data DIR] [--out FILE] [--check BASELINE.json] [--write-baseline BASELINE.json] [--quiet]
+ *
+ * --data judges another split made the same way (labels.jsonl and files/ in DIR), e.g. the real-OCR split
+ * scripts/ocr-layers-build.ts makes from documents the dev split never used.
  *
  * --check exits 1 when a figure falls below the committed baseline (the ratchet test/ocr-quality.test.ts runs it).
  * The data absent → a clean skip, status 0. truth.jsonl is never read.
@@ -20,7 +23,11 @@ import { fileURLToPath } from 'node:url';
 import { LETTER_SHAPES_FLOOR, MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS, WEIGHTS_WITH_SHAPES } from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = resolve(ROOT, '..', 'shared', 'ocr-quality');
+const SPLIT = resolve(ROOT, '..', 'shared', 'ocr-quality');
+/** the split judged: the dev split, or another made the same way (--data DIR: its labels.jsonl and files/) */
+const DATA = process.argv.includes('--data') ? resolve(process.argv[process.argv.indexOf('--data') + 1]) : SPLIT;
+/** the judge is always the dev split's own score.py */
+const JUDGE = join(SPLIT, 'score.py');
 
 interface Figures {
   spearman: number;
@@ -55,7 +62,7 @@ const log = (s = '') => {
 };
 
 function main(): number {
-  if (!existsSync(join(DATA, 'labels.jsonl')) || !existsSync(join(DATA, 'files'))) {
+  if (!existsSync(join(DATA, 'labels.jsonl')) || !existsSync(join(DATA, 'files')) || !existsSync(JUDGE)) {
     console.log(`ocr-quality: skipped, the data is absent (${DATA})`);
     return 0;
   }
@@ -72,9 +79,7 @@ function main(): number {
   });
   writeFileSync(out, records);
   log(`records: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  const judged = JSON.parse(
-    execFileSync('python3', [join(DATA, 'score.py'), join(DATA, 'labels.jsonl'), out, '--json'], { encoding: 'utf8' }),
-  ) as Figures & {
+  const judged = JSON.parse(execFileSync('python3', [JUDGE, join(DATA, 'labels.jsonl'), out, '--json'], { encoding: 'utf8' })) as Figures & {
     coverage: number;
     balanced_accuracy: number;
     confusion: Record<string, number>;
