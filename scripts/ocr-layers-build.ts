@@ -230,4 +230,5 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+// run as a script, not when a test imports its helpers
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) process.exitCode = main();
