@@ -94,6 +94,27 @@ test('letter shapes: no figure from too few words, from blank paper, or when the
   assert.equal(letterShapes(p.img, p.map, off), 'too few words on ink');
 });
 
+test('letter shapes: turned text is not read as upright, on a turned page or in a turned image', () => {
+  const p = page(20, (w) => w);
+  const upright = judged(letterShapes(p.img, p.map, p.runs));
+  // the page's runs turned (a page scanned sideways and OCR'd as it lies): no figure, and why
+  const turnedRuns = p.runs.map((r) => ({ ...r, turned: true as const }));
+  assert.equal(letterShapes(p.img, p.map, turnedRuns), "the text runs across the scan's rows (turned text)");
+  // upright runs over an image painted turned (its columns follow the page's y): the same
+  const t = new Uint8Array(p.img.data.length);
+  for (let y = 0; y < p.img.height; y++) for (let x = 0; x < p.img.width; x++) t[x * p.img.height + y] = p.img.data[y * p.img.width + x];
+  const turnedImage = { width: p.img.height, height: p.img.width, data: t };
+  // page (x, y) → pixel: the old row (1000 − y) is the new column, the old column (x) the new row
+  const turnedMap: PixelMap = [0, -1, 1000, 1, 0, 0];
+  assert.equal(letterShapes(turnedImage, turnedMap, p.runs), "the text runs across the scan's rows (turned text)");
+  // a few turned runs among upright ones (vertical labels) are left out: their words, wrong for these boxes, change nothing
+  const labels = p.runs.slice(0, 10).map((r, i) => ({ ...r, text: WORDS[(i * 7 + 3) % WORDS.length], turned: true as const }));
+  assert.deepEqual(judged(letterShapes(p.img, p.map, [...labels, ...p.runs])), upright);
+  // …while read as upright, the same wrong words lower the agreement (the check above can fail)
+  const unmarked = labels.map(({ turned: _, ...r }) => r);
+  assert.ok(judged(letterShapes(p.img, p.map, [...unmarked, ...p.runs])).ascenders < upright.ascenders);
+});
+
 test('letter shapes: thousands of page-sized boxes are not read thousands of times', () => {
   const p = page(20, (w) => w);
   const huge = Array.from({ length: 4000 }, (_, i) => ({

@@ -105,6 +105,34 @@ test('an OCR layer: invisible words with boxes, sizes and horizontal scaling; th
   assert.equal(layer.runCount, 4);
 });
 
+test('turned text: a run whose baseline runs up or down the page says so; upright runs have no such field', () => {
+  const content = [
+    'BT /F1 10 Tf 1 0 0 1 72 700 Tm (upright words) Tj ET',
+    'BT /F1 10 Tf 0 1 -1 0 300 100 Tm (going up) Tj ET',
+    'BT /F1 10 Tf 0 -1 1 0 400 700 Tm (going down) Tj ET',
+    // a slight slant (a skewed scan's words) is not turned
+    'BT /F1 10 Tf 0.99 0.14 -0.14 0.99 72 500 Tm (slanted) Tj ET',
+  ].join('\n');
+  const pdf = makePdf(content, '<< /Font << /F1 5 0 R >> >>', ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>']);
+  const runs = analyzePdfSync(pdf, { textLayer: true }).pages[0].evidence.textLayer!.runs;
+  assert.deepEqual(
+    runs.map((r) => [r.text, r.turned ?? false]),
+    [
+      ['upright', false],
+      ['words', false],
+      ['going', true],
+      ['up', true],
+      ['going', true],
+      ['down', true],
+      ['slanted', false],
+    ],
+  );
+  assert.ok(runs.filter((r) => !r.turned).every((r) => !('turned' in r)));
+  // a turned run's rect is its bounds: taller than wide
+  const up = runs[2].rect;
+  assert.ok(up[3] - up[1] > up[2] - up[0], `rect ${up.join(' ')}`);
+});
+
 test('text under an opaque image is hidden; a Type0 Identity-H font decodes through its ToUnicode map', () => {
   const tu =
     '/CIDInit /ProcSet findresource begin begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange 1 beginbfrange <0000> <FFFF> <0000> endbfrange endcmap';

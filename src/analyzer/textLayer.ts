@@ -140,7 +140,7 @@ export class TextLayerBuilder {
     }
     this.endRun();
     this.word = text;
-    this.startRun({
+    const run: GlyphRun = {
       text,
       rect: [box[0], box[1], box[2], box[3]],
       visibility: 'visible',
@@ -148,7 +148,11 @@ export class TextLayerBuilder {
       size: rs,
       hScale: round3(this.hScale),
       chars,
-    });
+    };
+    // the pen's direction is this glyph's (glyph() sets it first); set only on turned runs, so that upright text, nearly
+    // all of it, keeps one shape of object and its JSON as it was
+    if (Math.abs(this.uy) > Math.abs(this.ux)) run.turned = true;
+    this.startRun(run);
   }
 
   /** A space glyph: the run ends, and a space is written unless one or a line break is already there. */

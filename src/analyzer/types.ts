@@ -118,6 +118,11 @@ export interface GlyphRun {
   size: number;
   /** horizontal scaling (Tz / 100) the run was drawn with; OCR renderers stretch each word to its box with it */
   hScale: number;
+  /**
+   * Present (true) when the run's baseline runs closer to up–down than to left–right in default user space: turned text
+   * (a page scanned sideways and OCR'd as it lies, a vertical label). `rect` is then the box's bounds all the same.
+   */
+  turned?: true;
   /** non-whitespace characters, counted as visibleChars / invisibleChars count them */
   chars: number;
   /**
