@@ -25,24 +25,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prng } from './fuzz';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-
-/** a small deterministic generator (mulberry32): the same seed gives the same split */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function have(tool: string, args: string[]): boolean {
   try {
@@ -126,7 +115,7 @@ function main(): number {
   const corpus = resolve(arg('--corpus') ?? join(ROOT, '..', 'shared', 'corpus'));
   const dev = resolve(ROOT, '..', 'shared', 'ocr-quality', 'labels.jsonl');
   const want = Number(arg('--pages') ?? 40);
-  const next = rng(Number(arg('--seed') ?? 1));
+  const next = prng(Number(arg('--seed') ?? 1));
   const missing = [
     ['pdftoppm', ['-v']],
     ['pdftotext', ['-v']],
