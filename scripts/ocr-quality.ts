@@ -87,7 +87,7 @@ function main(): number {
   };
 
   const rows = join_(records);
-  log(`\nscore.py (the judge): pages ${rows.length}, coverage ${judged.coverage}`);
+  log(`\nscore.py (the judge) on ${DATA}: pages ${rows.length}, coverage ${judged.coverage}`);
   log(
     `  Spearman(score, -CER) ${judged.spearman.toFixed(3)}   AUROC(reocr) ${judged.auroc.toFixed(3)}   decisions ${judged.accuracy.toFixed(3)} (balanced ${judged.balanced_accuracy.toFixed(3)})`,
   );
