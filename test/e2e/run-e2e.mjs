@@ -62,7 +62,11 @@ async function step(name, page, fn) {
       if (attempt === 2) {
         check(false, `${name}: ${String(e.message ?? e).split('\n')[0]}`);
         await page.screenshot({ path: path.join(SHOTS, `failure-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
-      } else console.log(`retrying "${name}" after: ${String(e.message ?? e).split('\n')[0]}`);
+      } else {
+        console.log(`retrying "${name}" after: ${String(e.message ?? e).split('\n')[0]}`);
+        // what the first attempt saw, for a step that passes only on its retry (not committed: see .gitignore)
+        await page.screenshot({ path: path.join(SHOTS, `retry-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+      }
     }
   }
 }
@@ -215,7 +219,26 @@ await step('classify a folder from the explorer context menu', page, async () =>
   await runCommand(page, 'View: Show Explorer');
   await explorerRow('docs').waitFor({ timeout: 15_000 });
   if (!(await explorerRow('locked.pdf').isVisible())) await explorerRow('more').click();
-  await contextMenu(page, explorerRow('more'), 'Classify PDF Pages');
+  // The explorer can still be scrolling (it reveals the active editor's file) when the right-click lands: the menu then
+  // belongs to another row (one run classified truncated.pdf alone). Choose the item only when the row the menu was
+  // opened on, the focused one, is the folder.
+  const focusedRow = () =>
+    page
+      .locator('.explorer-folders-view .monaco-list-row.focused .label-name')
+      .first()
+      .textContent({ timeout: 1000 })
+      .catch(() => '');
+  await contextMenu(
+    page,
+    explorerRow('more'),
+    'Classify PDF Pages',
+    async () => {},
+    90_000,
+    async () => {
+      const focused = (await focusedRow())?.trim();
+      if (focused !== 'more') throw new Error(`the context menu is on "${focused}", not on the folder`);
+    },
+  );
   const rows = await treeRowsWhen((rows) => rows.some((r) => r.includes('locked.pdf')), 'locked.pdf in the tree', 60_000);
   const locked = rows.find((r) => r.includes('locked.pdf')) ?? '';
   check(/password/i.test(locked), `the password file shows can't tell: password required: ${locked}`);
@@ -305,12 +328,14 @@ await step('classify all shows progress and reaches every PDF', page, async () =
 
 // 5. the metadata panel for the selected document
 await step('metadata panel shows producer and OCR hint', page, async () => {
+  // The pane unfolded first (the classify-all step folded it for room), so that it is showing when the selection
+  // changes; the eleven collapsed documents still fit above it.
+  if ((await metaHeader().getAttribute('aria-expanded')) !== 'true') await metaHeader().click();
+  await waitFor(async () => (await metaHeader().getAttribute('aria-expanded')) === 'true', 'the metadata pane unfolded', 10_000);
   // Select another document first: clicking the row that is already selected changes nothing.
   await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
   const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
-  // unfold the pane if the classify-all step folded it for room
-  if ((await metaHeader().getAttribute('aria-expanded')) !== 'true') await metaHeader().click();
   await waitFor(
     async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'),
     'OCRmyPDF in the metadata view',
