@@ -29,8 +29,9 @@ export interface ClassifierExtras {
 
 /**
  * The stored results answer through the workspace's file system, one operation after another. One that never
- * settles (seen in code-server's remote file system) would hold every later lookup, and each file whose content was
- * stored before would wait for ever: a run stalled at its first copy of a file. Past this, the file is analysed.
+ * settled would hold every later lookup, and each file whose content was stored before would wait for ever. Past
+ * this, the file is analysed. A hardening: no such hang has been seen (the e2e stall first blamed on it was the tree's
+ * rows below its view).
  */
 export const STORAGE_WAIT_MS = 5000;
 
