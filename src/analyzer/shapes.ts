@@ -37,8 +37,9 @@ const SIMPLE_TO_UNICODE =
 
 /**
  * One page: a simple font with widths, a composite font with /W and a ToUnicode CMap, a simple TrueType font with a
- * ToUnicode CMap (shown by the text layer's anchor), an inline image, and a producer in /Info (the score shows it). The composite font's /DW and the image's share of the page are fractions on purpose: a field that held a
- * small integer in the anchor and then a fraction in some document moves the class to a new map and leaves the
+ * ToUnicode CMap (shown by the text layer's anchor), an inline image, and a producer in /Info (the score shows it).
+ * The composite font's /DW and the image's share of the page are fractions on purpose: a field that held a small
+ * integer in the anchor and then a fraction in some document moves the class to a new map and leaves the
  * anchor's deprecated, so only the document held the map that counts, and a full GC threw the code away with it
  * (the anchored CompositeFont had `dw` 1, most embedded CID fonts 0.5-ish; pages with images a fractional coverage).
  */

@@ -159,19 +159,20 @@ export function letterShapes(
   // scan when its baseline is turned on the page (GlyphRun.turned) or the image is painted turned (its columns follow
   // the page's y), not both. Turned runs are left out; when they are most of the words, the page has no figure.
   const imageTurned = Math.abs(map[1]) > Math.abs(map[0]);
+  const across = (run: GlyphRun) => (run.turned === true) !== imageTurned;
   let turned = 0;
   let upright = 0;
   for (const run of runs) {
     if (turned + upright >= MAX_WORDS) break;
     if (run.chars < 2) continue;
-    if ((run.turned === true) !== imageTurned) turned++;
+    if (across(run)) turned++;
     else upright++;
   }
   if (turned > upright) return "the text runs across the scan's rows (turned text)";
   for (const run of runs) {
     if (words >= MAX_WORDS) break;
     if (!run.text) continue;
-    if (turned > 0 && (run.turned === true) !== imageTurned) continue;
+    if (turned > 0 && across(run)) continue;
     const px = pixelRect(map, w, h, run.rect);
     if (!px) continue;
     const key = Math.round(px[1] / 2) * 65536 + Math.round(px[3] / 2);
