@@ -101,10 +101,12 @@ function degradePgm(file: string, contrast: number, noise: number, next: () => n
 interface CorpusPage {
   page: number;
   route: string;
-  why?: string;
   visibleChars: number;
   images: number;
 }
+
+/** a corpus file's name without its folder, its content-hash prefix and `.pdf` */
+const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
 
 function main(): number {
   const out = arg('--out');
@@ -138,8 +140,7 @@ function main(): number {
   for (const line of readFileSync(join(corpus, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
     const d = JSON.parse(line) as { file: string; encrypted?: boolean; pages: CorpusPage[] };
     if (d.encrypted || !d.file.startsWith('real/')) continue;
-    const words = basename(d.file, '.pdf')
-      .replace(/^[0-9a-f]{12}-/, '')
+    const words = stem(d.file)
       .split(/[\s_.-]+/)
       .map((w) => w.toLowerCase());
     if (words.some((w) => devWords.has(w))) continue;
@@ -169,9 +170,7 @@ function main(): number {
     const noise = next() < 0.4 ? [8, 15, 25][Math.floor(next() * 3)] : 0;
     const lang = next() < 0.15 ? ['deu', 'fra', 'rus'][Math.floor(next() * 3)] : 'eng';
     const quality = 45 + Math.floor(next() * 26);
-    const name = `${String(n + 1).padStart(3, '0')}-${basename(c.file, '.pdf')
-      .replace(/^[0-9a-f]{12}-/, '')
-      .slice(0, 40)}`;
+    const name = `${String(n + 1).padStart(3, '0')}-${stem(c.file).slice(0, 40)}`;
     const pgm = join(work, `${name}.pgm`);
     execFileSync('pdftoppm', ['-q', '-r', `${dpi}`, '-gray', '-f', `${c.page}`, '-l', `${c.page}`, '-singlefile', src, pgm.replace(/\.pgm$/, '')]);
     degradePgm(pgm, contrast, noise, next);

@@ -25,7 +25,7 @@ import { LETTER_SHAPES_FLOOR, MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS, WEIGHT
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPLIT = resolve(ROOT, '..', 'shared', 'ocr-quality');
 /** the split judged: the dev split, or another made the same way (--data DIR: its labels.jsonl and files/) */
-const DATA = process.argv.includes('--data') ? resolve(process.argv[process.argv.indexOf('--data') + 1]) : SPLIT;
+const DATA = resolve(arg('--data') ?? SPLIT);
 /** the judge is always the dev split's own score.py */
 const JUDGE = join(SPLIT, 'score.py');
 
