@@ -59,14 +59,12 @@ async function step(name, page, fn) {
       if (attempt > 1) retried.push(name);
       return;
     } catch (e) {
-      if (attempt === 2) {
-        check(false, `${name}: ${String(e.message ?? e).split('\n')[0]}`);
-        await page.screenshot({ path: path.join(SHOTS, `failure-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
-      } else {
-        console.log(`retrying "${name}" after: ${String(e.message ?? e).split('\n')[0]}`);
-        // what the first attempt saw, for a step that passes only on its retry (not committed: see .gitignore)
-        await page.screenshot({ path: path.join(SHOTS, `retry-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
-      }
+      const why = String(e.message ?? e).split('\n')[0];
+      if (attempt === 2) check(false, `${name}: ${why}`);
+      else console.log(`retrying "${name}" after: ${why}`);
+      // what the attempt saw: the failure, or a first attempt whose step passes only on its retry (both git-ignored)
+      const shot = `${attempt === 2 ? 'failure' : 'retry'}-${name.replace(/\W+/g, '-')}.png`;
+      await page.screenshot({ path: path.join(SHOTS, shot) }).catch(() => {});
     }
   }
 }
@@ -142,8 +140,14 @@ const treeRowsWhen = async (ready, what, timeoutMs) => {
 // every node collapsed, so the workspace's eleven documents fit in the view. Documents that arrive later come
 // collapsed (a document row starts expanded only while the tree holds three or fewer).
 const metaHeader = () => page.locator('.pane-header', { hasText: 'Document Metadata' }).first();
+/** Folds or unfolds the metadata pane, and waits until it is so. */
+async function metaPane(open) {
+  const is = async () => (await metaHeader().getAttribute('aria-expanded')) === 'true';
+  if ((await is()) !== open) await metaHeader().click();
+  await waitFor(async () => (await is()) === open, `the metadata pane ${open ? 'unfolded' : 'folded'}`, 10_000);
+}
 async function treeRoom() {
-  if ((await metaHeader().getAttribute('aria-expanded')) === 'true') await metaHeader().click();
+  await metaPane(false);
   await routesView().locator('.pane-header').first().hover();
   await routesView()
     .locator('.pane-header .action-label[aria-label^="Collapse All"]')
@@ -330,8 +334,7 @@ await step('classify all shows progress and reaches every PDF', page, async () =
 await step('metadata panel shows producer and OCR hint', page, async () => {
   // The pane unfolded first (the classify-all step folded it for room), so that it is showing when the selection
   // changes; the eleven collapsed documents still fit above it.
-  if ((await metaHeader().getAttribute('aria-expanded')) !== 'true') await metaHeader().click();
-  await waitFor(async () => (await metaHeader().getAttribute('aria-expanded')) === 'true', 'the metadata pane unfolded', 10_000);
+  await metaPane(true);
   // Select another document first: clicking the row that is already selected changes nothing.
   await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
   await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
@@ -714,7 +717,7 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   await runCommand(page, 'PDF Page Diagnostics: Focus on Page Routes View');
   await tree.focus();
   await page.keyboard.press('Home');
-  if ((await metaHeader().getAttribute('aria-expanded')) === 'false') await metaHeader().click();
+  await metaPane(true);
 });
 
 // Files below a folder, recursively (the extension's output logs and its workspace storage live in the profile).
