@@ -613,14 +613,27 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
     60_000,
   );
   check(/re-OCR pages 2, 4/.test(docRow), `the document row names the pages to re-OCR: "${docRow}"`);
-  // expand it: its re-OCR group comes first and is expanded
+  // expand it: its re-OCR group comes first. The group starts expanded, but Collapse All (treeRoom) collapses it too
+  // once the tree has drawn it (an earlier step, or a first attempt): then it is expanded here
   await routesView().locator('.monaco-list-row', { hasText: 'zoning-minutes.pdf' }).first().click();
   await page.keyboard.press('ArrowRight');
+  const reocrGroup = routesView()
+    .locator('.monaco-list-row', { hasText: /re-OCR advised \(2\)/ })
+    .first();
+  await reocrGroup.waitFor({ timeout: 30_000 });
+  const reocrOpen = async () => (await reocrGroup.getAttribute('aria-expanded')) !== 'false';
+  if (!(await reocrOpen())) {
+    // a click on a collapsed row expands it; the key, should the click only select it
+    await reocrGroup.click();
+    if (!(await waitFor(reocrOpen, 'the re-OCR group expanded', 2000).catch(() => false))) await page.keyboard.press('ArrowRight');
+  }
   const rows = await waitFor(
     async () => {
       const rs = await treeRows();
       const at = rs.findIndex((r) => /^re-OCR advised \(2\)/.test(r));
-      return at >= 0 && rs[at + 2] && rs.slice(at, at + 3);
+      // its two page rows drawn (the group row comes first, and for a moment its pages do not: a read then saw the
+      // next groups in their place)
+      return at >= 0 && /^Page /.test(rs[at + 1] ?? '') && /^Page /.test(rs[at + 2] ?? '') && rs.slice(at, at + 3);
     },
     'the re-OCR group and its pages',
     30_000,
