@@ -109,6 +109,17 @@ function main(): number {
   log(uncaught.length ? `  kinds with poor pages none of which is caught: ${uncaught.join(', ')}` : '  every kind with poor pages has some caught');
   uncaught = uncaught.sort();
 
+  // the pages decided wrong, with the signals that decided them: where to look first when a figure moves
+  const wrong = rows.filter((r) => r.decision !== r.reocr);
+  log(`\nwrong decisions (${wrong.length} of ${rows.length})`);
+  const keys = ['textInkMissed', 'nonWords', 'widthSpread', 'letterShapes'];
+  for (const r of wrong)
+    log(
+      `  ${r.file} p${r.page}  ${r.kind}  CER ${r.cer.toFixed(3)}  score ${r.score.toFixed(3)}  advised ${r.decision ? 're-OCR' : 'keep'}  | ${keys
+        .map((k) => `${k} ${typeof r.signals[k] === 'number' ? r.signals[k] : '–'}`)
+        .join('  ')}`,
+    );
+
   // each signal, and the simple baselines (text only), side by side
   const negCer = rows.map((r) => -r.cer);
   const pos = rows.map((r) => r.reocr);

@@ -29,7 +29,13 @@ export interface LetterShapes {
 const MIN_WORDS = 10;
 /** words judged at most (the first ones: a sample enough for a correlation) */
 const MAX_WORDS = 4000;
-/** a line's x-height band: the rows holding at least this share of its busiest row's ink */
+/**
+ * a line's x-height band: the rows holding at least this share of its busiest row's ink. A line of capitals and
+ * digits has no x-height band (its band is the cap height, its zone above empty), so even a right layer disagrees
+ * there. Such lines are still judged: skipping lines whose layer letters are mostly capitals hid wrong-language
+ * layers (Cyrillic read as Latin capitals), and skipping lines with little ink above the band lost more pages than it
+ * gained on the real-OCR splits (scripts/ocr-layers-build.ts)
+ */
 const BAND = 0.5;
 /** the zones above and below the band reach this many band heights */
 const ZONE = 0.7;
