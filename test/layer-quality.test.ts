@@ -245,6 +245,29 @@ test('text-like missing ink: a dropped line counts, a form frame does not', () =
   assert.ok(half.inkMissed > half.textInkMissed, JSON.stringify(half));
 });
 
+test("text-like missing ink: a form's shaded entry box with thick edges is not text, the same box written in is", () => {
+  const W = 80;
+  const H = 40;
+  // text lines (rows 5-6, 10-11, columns 5-74; letters 60, gaps 20) and an entry box (rows 20-27, columns 2-77): edges
+  // two samples thick (90), as a scan blurs a ruled box at block scale, and a light shading inside (15). At block
+  // scale the box is as dense as the text and much wider than tall: without the frame test it reads as dropped text
+  const text = (c: number, r: number) => [5, 10].some((l) => r === l || r === l + 1) && c >= 5 && c < 75;
+  const gap = (c: number) => c % 6 === 5;
+  const inBox = (c: number, r: number) => r >= 20 && r <= 27 && c >= 2 && c <= 77;
+  const edge = (c: number, r: number) => r <= 21 || r >= 26 || c <= 3 || c >= 76;
+  // written in: a line of text inside (rows 23-24, letters 90, gaps 30), which the layer left out
+  const writing = (c: number, r: number) => (r === 23 || r === 24) && c >= 5 && c < 75;
+  const box = (written: boolean) => (c: number, r: number) =>
+    text(c, r) ? (gap(c) ? 20 : 60) : !inBox(c, r) ? 0 : edge(c, r) ? 90 : written && writing(c, r) ? (gap(c) ? 30 : 90) : 15;
+  const covered = [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)];
+  const empty = inkCoverage(inkMapOf(W, H, box(false)), covered);
+  assert.ok(empty.inkMissed > 0.4, JSON.stringify(empty));
+  assert.equal(empty.textInkMissed, 0, JSON.stringify(empty));
+  // the box written in holds ink in its inner rows: not a frame, and its ink counts as text left out
+  const written = inkCoverage(inkMapOf(W, H, box(true)), covered);
+  assert.ok(written.textInkMissed > 0.4, JSON.stringify(written));
+});
+
 test('text-like missing ink: solid bars are not text, a dropped bold heading is', () => {
   const H = 40;
   // text lines (rows 5-6, 10-11; ink 40 of 255, 12 in the gaps between letters), three solid bars (columns 6-8, 16-18,

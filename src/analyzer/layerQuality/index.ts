@@ -992,6 +992,18 @@ const BLOB_TITLE = 8;
 const RULE_HEIGHT = 2;
 const RULE_LENGTH = 6;
 const RULE_VARIATION = 0.2;
+/**
+ * A blob at least FRAME_HEIGHT samples tall and RULE_LENGTH times as wide as tall whose ink per column (less its
+ * FRAME_SIDE end columns each side, the frame's own sides) varies by less than FRAME_VARIATION, and whose inner rows
+ * each hold less than FRAME_HOLLOW of the ink of its top and of its bottom rows (each the busier of its outer two: a
+ * scanned edge spreads over two samples), is a frame: a form's entry box, drawn round empty or lightly shaded space.
+ * Its edges are as dense as text at block scale and its shading counts as ink near them; text has ink in every line of
+ * a blob, not only in its first and last.
+ */
+const FRAME_HEIGHT = 5;
+const FRAME_SIDE = 2;
+const FRAME_VARIATION = 0.3;
+const FRAME_HOLLOW = 0.5;
 /** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
 const BLOB_VALLEY = 0.6;
 /**
@@ -1001,7 +1013,7 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted; nor is a rule (RULE_VARIATION). Linear in the map's size.
+ * counted; nor is a rule (RULE_VARIATION) or a frame (FRAME_HOLLOW). Linear in the map's size.
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
@@ -1057,11 +1069,20 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     let ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
+    if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
     if (ok) total += sum;
     rows.fill(0, y0, y1 + 1);
     cols.fill(0, x0, x1 + 1);
   }
   return total;
+}
+
+/** Whether a blob (its ink per row and per column over [x0, x1] × [y0, y1]) is a frame (FRAME_HOLLOW). */
+function isFrame(rows: Float64Array, cols: Float64Array, x0: number, x1: number, y0: number, y1: number): boolean {
+  if (variation(cols, x0 + FRAME_SIDE, x1 - FRAME_SIDE) >= FRAME_VARIATION) return false;
+  const edge = Math.min(Math.max(rows[y0], rows[y0 + 1]), Math.max(rows[y1], rows[y1 - 1]));
+  for (let y = y0 + 2; y <= y1 - 2; y++) if (rows[y] >= FRAME_HOLLOW * edge) return false;
+  return true;
 }
 
 /** the coefficient of variation of xs[x0..x1] */
