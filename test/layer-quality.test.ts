@@ -12,6 +12,7 @@ import { inkCoverage, layerQuality, NONWORD_BITS } from '../src/analyzer/layerQu
 import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
+import { makePdf } from './pdf-helpers';
 
 const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'ocr-quality', 'files');
 
@@ -226,6 +227,40 @@ function inkMapOf(w: number, h: number, ink: (col: number, row: number) => numbe
 function runAt(text: string, col0: number, col1: number, row0: number, row1: number, h: number): GlyphRun {
   return { text, rect: [col0, h - row1, col1, h - row0], visibility: 'invisible', font: 'F1', size: 2, hScale: 1, chars: text.length };
 }
+
+/** A page painted whole by a baseline JPEG (its size read from the frame header), with `hidden` as invisible text. */
+function scanPage(jpeg: Uint8Array, hidden: string): Uint8Array {
+  let sof = 2;
+  while (sof + 9 < jpeg.length && !(jpeg[sof] === 0xff && jpeg[sof + 1] === 0xc0)) sof++;
+  const height = (jpeg[sof + 5] << 8) | jpeg[sof + 6];
+  const width = (jpeg[sof + 7] << 8) | jpeg[sof + 8];
+  const space = jpeg[sof + 9] === 1 ? '/DeviceGray' : '/DeviceRGB';
+  const text = hidden ? `BT 3 Tr /F1 10 Tf 72 700 Td (${hidden}) Tj ET` : '';
+  const image = `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /BitsPerComponent 8 /ColorSpace ${space} /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n${Buffer.from(jpeg).toString('latin1')}\nendstream`;
+  return makePdf(`q 612 0 0 792 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
+    image,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
+test('an ocr page whose scan carries a few hidden characters is scored too: an OCR layer that read almost nothing', (t) => {
+  const jpeg = sharedScan(t);
+  if (!jpeg) return;
+  // a scan full of text under a layer of one word: too few hidden characters to route as an OCR layer
+  const tiny = analyzePdfSync(scanPage(jpeg, 'Page 7'), { layerQuality: true }).pages[0];
+  assert.equal(tiny.route, 'ocr');
+  const q = tiny.evidence.layerQuality!;
+  assert.ok(q, 'a page with an OCR layer gets layerQuality, however small the layer');
+  assert.equal(q.signals.incomplete, 'too little text to judge');
+  assert.ok((q.signals.textInkMissed as number) > 0.8, JSON.stringify(q.signals));
+  assert.equal(q.reocr, true);
+  assert.ok(q.score < 0.2, JSON.stringify(q));
+  // the same page without hidden text has no layer to judge, and with the option off nothing is scored
+  assert.equal(analyzePdfSync(scanPage(jpeg, ''), { layerQuality: true }).pages[0].evidence.layerQuality, undefined);
+  const off = analyzePdfSync(scanPage(jpeg, 'Page 7')).pages[0];
+  assert.equal(off.route, 'ocr');
+  assert.equal(off.evidence.layerQuality, undefined);
+});
 
 test('text-like missing ink: a dropped line counts, a form frame does not', () => {
   const H = 40;

@@ -86,8 +86,8 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       }
       const scan = scanPage(node, ctx);
       const pr = pageReport(i + 1, scan, evidenceBase, opts);
-      if (opts.layerQuality && (pr.route === 'ocr-layer' || pr.route === 'text') && scan.textLayer)
-        pr.evidence.layerQuality = scoreLayer(pr, scan, doc, budget, opts, report.metadata);
+      const which = opts.layerQuality && scan.textLayer ? scoredLayer(pr, scan, opts) : undefined;
+      if (which) pr.evidence.layerQuality = scoreLayer(pr, which, scan, doc, budget, opts, report.metadata);
       report.pages.push(pr);
       if (scan.faults.includes('budget-exceeded')) outOfTime = true;
     }
@@ -134,9 +134,24 @@ function pageReport(page: number, s: PageScan, base: Pick<PageEvidence, 'boxes' 
   return pr;
 }
 
+/**
+ * Which text of a page the layer-quality score judges (AnalyzerOptions.layerQuality), or undefined: the hidden layer
+ * of an `ocr-layer` page; the visible text of a `text` page; and the hidden layer of an `ocr` page whose scan carries
+ * fewer hidden characters than an OCR layer needs to route as one (minOcrLayerChars). That is still an OCR layer, and
+ * a tool reading the advice must not find none: most often the engine read almost nothing of a scan full of text,
+ * which the scan's ink shows.
+ */
+function scoredLayer(pr: PageReport, s: PageScan, opts: AnalyzerOptions): 'visible' | 'invisible' | undefined {
+  if (pr.route === 'ocr-layer') return 'invisible';
+  if (pr.route === 'text') return 'visible';
+  if (pr.route === 'ocr' && pr.evidence.invisibleChars > 0 && s.imageCoverage >= opts.ocrLayerCoverage) return 'invisible';
+  return undefined;
+}
+
 /** The layer-quality score of a page (AnalyzerOptions.layerQuality), with the largest JPEG under the layer as witness. */
 function scoreLayer(
   pr: PageReport,
+  which: 'visible' | 'invisible',
   s: PageScan,
   doc: OpenedDocument,
   budget: Budget,
@@ -148,7 +163,7 @@ function scoreLayer(
   // the ink witness must be a scan of the page, as under an OCR layer (whose page the images cover by definition): a
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
-  const pageScan = pr.route === 'ocr-layer' || s.imageCoverage >= opts.ocrLayerCoverage;
+  const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
   for (const im of pageScan ? (s.scanImages ?? []) : []) {
     const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
     if (im.filter !== 'DCTDecode' || a <= best) continue;
@@ -163,7 +178,7 @@ function scoreLayer(
   const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
   return layerQuality({
     layer: s.textLayer!,
-    which: pr.route === 'ocr-layer' ? 'invisible' : 'visible',
+    which,
     scan,
     budget,
     maxScanPixels: opts.maxScanPixels,

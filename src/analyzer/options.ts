@@ -55,7 +55,10 @@ export interface AnalyzerOptions {
   maxImageBoxesPerPage: number;
   /** report each page's text layer (glyph runs and reading-order text) in its evidence; off by default */
   textLayer?: boolean;
-  /** score the text layer of `ocr-layer` and `text` pages (layerQuality in the evidence); off by default */
+  /**
+   * score the text layer of `ocr-layer` and `text` pages, and of `ocr` pages whose scan carries a few hidden characters
+   * (an OCR layer too small to route as one); layerQuality in the evidence; off by default
+   */
   layerQuality?: boolean;
   /** glyph runs kept per page when the text layer is read (the text is still read past it, up to maxTextLayerChars) */
   maxTextRunsPerPage: number;

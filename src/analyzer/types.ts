@@ -149,8 +149,8 @@ export interface TextLayer {
 }
 
 /**
- * How good a page's text layer is (AnalyzerOptions.layerQuality): computed for `ocr-layer` pages, and for `text`
- * pages too. `score` and `reocr` are read by tools outside the project: keep their names and meanings.
+ * How good a page's text layer is (AnalyzerOptions.layerQuality): computed for `ocr-layer` pages, for `text` pages,
+ * and for `ocr` pages whose scan carries a few hidden characters (an OCR layer too small to route as one). `score` and `reocr` are read by tools outside the project: keep their names and meanings.
  */
 export interface LayerQuality {
   /** 0..1, 1 = a perfect layer; an estimate of 1 − character error rate, squashed */
@@ -192,7 +192,7 @@ export interface PageEvidence {
   rotate: number;
   /** the text layer, when AnalyzerOptions.textLayer is on */
   textLayer?: TextLayer;
-  /** the layer's quality, when AnalyzerOptions.layerQuality is on and the page is `ocr-layer` or `text` */
+  /** the layer's quality, when AnalyzerOptions.layerQuality is on and the page has a layer to judge (LayerQuality) */
   layerQuality?: LayerQuality;
 }
 

@@ -56,7 +56,8 @@ options:
       --max-bytes N       refuse inputs larger than N bytes; suffixes K, M, G (default 512M); stdin included
   -P, --password P        try this password after the empty one
   -L, --limit NAME=VALUE  set an analyzer limit or threshold, e.g. --limit timeBudgetMs=5000 (repeatable)
-      --layer-quality     score the text layer of ocr-layer and text pages (layerQuality in --json, a 'layer'
+      --layer-quality     score the text layer of ocr-layer and text pages, and of ocr pages with a few hidden
+                          characters over the scan (layerQuality in --json, a 'layer'
                           column with -p, the pages to re-OCR per file and in the summary); it decodes each scan
                           image, so it costs time: off by default
       --text-layer        with --json: each page's text layer (glyph runs with boxes, reading-order text)
