@@ -326,6 +326,31 @@ test('text-like missing ink: solid bars are not text, a dropped bold heading is'
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
 });
 
+test('text-like missing ink: a black title bar with white type is a filled shape, not text; a dropped bold heading still counts', () => {
+  const W = 80;
+  const H = 40;
+  // text lines (rows 5-6, 10-11, columns 5-74; letters 60, gaps 20); a black title bar (rows 20-23, columns 2-77; 200,
+  // lighter where its white type cuts it: 90 in every sixth column); a bold heading dropped from the layer (rows
+  // 30-31, columns 5-44; 90, gaps 30). The map's paper is 230 and its darkest blocks 40: solid is 0.6 × 190 = 114 or
+  // more. The bar is dense and far wider than tall, the shape of a line of bold type
+  const text = (c: number, r: number) => [5, 10].some((l) => r === l || r === l + 1) && c >= 5 && c < 75;
+  const bar = (c: number, r: number) => r >= 20 && r <= 23 && c >= 2 && c <= 77;
+  const heading = (c: number, r: number) => (r === 30 || r === 31) && c >= 5 && c < 45;
+  const gap = (c: number) => c % 6 === 5;
+  const m = inkMapOf(W, H, (c, r) => (text(c, r) ? (gap(c) ? 20 : 60) : bar(c, r) ? (gap(c) ? 90 : 200) : heading(c, r) ? (gap(c) ? 30 : 90) : 0));
+  const q = inkCoverage(m, [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)]);
+  let headingInk = 0;
+  let textInk = 0;
+  for (let r = 0; r < H; r++)
+    for (let c = 0; c < W; c++) {
+      if (heading(c, r)) headingInk += m.ink[r * W + c];
+      if (text(c, r)) textInk += m.ink[r * W + c];
+    }
+  // the heading is the only text missing; the bar is most of the uncovered ink
+  assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
+  assert.ok(q.inkMissed > 0.6, JSON.stringify(q));
+});
+
 test('text-like missing ink: a rule and a logo in large type are not dropped text, a dropped line of the same width is', () => {
   const H = 60;
   // body text (rows 5-6, 10-11, 15-16; letters 60, gaps 20); a rule (row 25, columns 2-37, 80 all along); a logo in

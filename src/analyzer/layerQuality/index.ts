@@ -1004,6 +1004,14 @@ const FRAME_HEIGHT = 5;
 const FRAME_SIDE = 2;
 const FRAME_VARIATION = 0.3;
 const FRAME_HOLLOW = 0.5;
+/**
+ * A sample at least SOLID_INK of the page's ink range dark (paper to its darkest blocks) is solid, and a blob at least
+ * SOLID_SHARE of whose samples are solid is a filled shape: a black title bar or header row with white type, a bar of
+ * a chart, a filled box. Print leaves paper between its strokes in nearly every 8×8 block, so its blobs have few solid
+ * samples; a filled shape is solid inside and lighter only at its edges and where white type cuts it.
+ */
+const SOLID_INK = 0.6;
+const SOLID_SHARE = 0.5;
 /** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
 const BLOB_VALLEY = 0.6;
 /**
@@ -1013,7 +1021,7 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted; nor is a rule (RULE_VARIATION) or a frame (FRAME_HOLLOW). Linear in the map's size.
+ * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). Linear in the map's size.
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
@@ -1025,12 +1033,15 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
   const rows = new Float64Array(h);
   const cols = new Float64Array(w);
   let total = 0;
+  const solidInk = SOLID_INK * (m.paper - m.dark);
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
     let sp = 0;
     stack[sp++] = start;
     seen[start] = 1;
     let sum = 0;
+    let samples = 0;
+    let solid = 0;
     let x0 = w;
     let x1 = 0;
     let y0 = h;
@@ -1038,6 +1049,8 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     while (sp > 0) {
       const i = stack[--sp];
       sum += ink[i];
+      samples++;
+      if (ink[i] >= solidInk) solid++;
       const y = (i / w) | 0;
       const x = i - y * w;
       rows[y] += ink[i];
@@ -1066,7 +1079,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     // text is written in lines: its blobs are wider than tall, unless no denser than the covered text (a tall block
     // of a narrow column); a blob much denser than the covered text is bold or large type, so a line at least twice
     // as wide as tall. Bars, logos, filled plots and photos' edges are dense and not line-shaped.
-    let ok = rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
+    let ok = solid < SOLID_SHARE * samples && rel >= BLOB_DENSITY && (bw >= bh || rel <= BLOB_PLAIN) && (rel <= BLOB_BOLD || bw >= 2 * bh);
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
