@@ -150,7 +150,8 @@ export interface TextLayer {
 
 /**
  * How good a page's text layer is (AnalyzerOptions.layerQuality): computed for `ocr-layer` pages, for `text` pages,
- * and for `ocr` pages whose scan carries a few hidden characters (an OCR layer too small to route as one). `score` and `reocr` are read by tools outside the project: keep their names and meanings.
+ * and for `ocr` pages whose scan carries a few hidden characters (an OCR layer too small to route as one). `score` and
+ * `reocr` are read by tools outside the project: keep their names and meanings.
  */
 export interface LayerQuality {
   /** 0..1, 1 = a perfect layer; an estimate of 1 − character error rate, squashed */

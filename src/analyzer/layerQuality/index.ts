@@ -1021,7 +1021,8 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). Linear in the map's size.
+ * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). Linear in the
+ * map's size.
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
   const w = m.width;
