@@ -6,6 +6,11 @@
  * its real-OCR part (it has no synthetic corruptions).
  *
  *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus]
+ *   node --import tsx scripts/ocr-layers-build.ts --out DIR --merge SPLIT SPLIT…
+ *
+ * --merge pools splits already built (several seeds) into one, so that `npm run ocr-quality -- --data DIR` judges them
+ * together, with every table: each split's files are linked as s1-…, s2-… (in the order given) and its labels
+ * renamed to match.
  *
  * Per page: the source page rendered to grey at a random resolution (pdftoppm), degraded (noise, faint print), saved
  * as a baseline JPEG (cjpeg), OCR'd by Tesseract into a PDF with its image and an invisible GlyphLessFont layer
@@ -22,7 +27,7 @@
  * (libjpeg-turbo-progs) and tesseract with eng, deu, fra and rus (tesseract-ocr-*); without them: a clean skip.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './fuzz';
@@ -108,11 +113,62 @@ interface CorpusPage {
 /** a corpus file's name without its folder, its content-hash prefix and `.pdf` */
 const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
 
+/**
+ * The labels of several splits as one split's: each line's file (`files/NAME`) renamed `files/s<i>-NAME`, i counting
+ * the splits from 1, so that names from different seeds do not collide (the judge matches files by name).
+ */
+export function mergeLabels(splits: string[]): { labels: string; files: { from: string; to: string; split: number }[] } {
+  const lines: string[] = [];
+  const files: { from: string; to: string; split: number }[] = [];
+  splits.forEach((text, i) => {
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      const doc = JSON.parse(line) as { file: string };
+      const name = basename(doc.file);
+      const to = `s${i + 1}-${name}`;
+      files.push({ from: doc.file, to, split: i });
+      lines.push(JSON.stringify({ ...doc, file: `files/${to}` }));
+    }
+  });
+  return { labels: lines.length ? lines.join('\n') + '\n' : '', files };
+}
+
+/** --merge: the splits' files hard-linked (copied when a link fails) into OUT/files, and their merged labels */
+function merge(out: string, dirs: string[]): number {
+  const missing = dirs.filter((d) => !existsSync(join(d, 'labels.jsonl')));
+  if (dirs.length === 0 || missing.length) {
+    console.error(`ocr-layers-build: --merge needs built splits (labels.jsonl in each); missing: ${missing.join(', ') || 'none given'}`);
+    return 2;
+  }
+  const { labels, files } = mergeLabels(dirs.map((d) => readFileSync(join(d, 'labels.jsonl'), 'utf8')));
+  rmSync(join(out, 'files'), { recursive: true, force: true });
+  mkdirSync(join(out, 'files'), { recursive: true });
+  for (const f of files) {
+    const from = join(dirs[f.split], f.from);
+    const to = join(out, 'files', f.to);
+    try {
+      linkSync(from, to);
+    } catch {
+      writeFileSync(to, readFileSync(from));
+    }
+  }
+  writeFileSync(join(out, 'labels.jsonl'), labels);
+  console.log(`ocr-layers-build: ${files.length} documents of ${dirs.length} splits in ${out}`);
+  return 0;
+}
+
 function main(): number {
   const out = arg('--out');
   if (!out) {
-    console.error('usage: ocr-layers-build.ts --out DIR [--pages N] [--seed S] [--corpus DIR]');
+    console.error('usage: ocr-layers-build.ts --out DIR [--pages N] [--seed S] [--corpus DIR] | --out DIR --merge SPLIT…');
     return 2;
+  }
+  const m = process.argv.indexOf('--merge');
+  if (m >= 0) {
+    // the splits: the arguments after --merge, up to the next option
+    const rest = process.argv.slice(m + 1);
+    const end = rest.findIndex((a) => a.startsWith('--'));
+    return merge(out, end < 0 ? rest : rest.slice(0, end));
   }
   const corpus = resolve(arg('--corpus') ?? join(ROOT, '..', 'shared', 'corpus'));
   const dev = resolve(ROOT, '..', 'shared', 'ocr-quality', 'labels.jsonl');

@@ -2,7 +2,7 @@
 // its CER is measured with.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { levenshtein, normalise } from '../scripts/ocr-layers-build';
+import { levenshtein, mergeLabels, normalise } from '../scripts/ocr-layers-build';
 
 test('normalise folds what the dev split folds: NFKC, dashes, quotes, soft hyphens, white space', () => {
   assert.equal(normalise('  ﬁne\u00ad-tuned \u2014 \u201cquoted\u201d \u2018it\u2019s\u2019\n\n\tnext  '), "fine-tuned - \"quoted\" 'it's' next");
@@ -32,4 +32,28 @@ test('levenshtein counts substitutions, insertions and deletions, and is symmetr
     const b = word();
     assert.equal(levenshtein(a, b), slow(a, b), `${a} / ${b}`);
   }
+});
+
+test('mergeLabels pools splits: names from different seeds stay apart, each label keeps its pages', () => {
+  const one = '{"file":"files/001-a.pdf","pages":[{"page":1,"cer":0.1}]}\n{"file":"files/002-b.pdf","pages":[{"page":1,"cer":0.4}]}\n';
+  const two = '{"file":"files/001-a.pdf","pages":[{"page":1,"cer":0.02}]}\n\n';
+  const { labels, files } = mergeLabels([one, two]);
+  const docs = labels
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { file: string; pages: { page: number; cer: number }[] });
+  assert.deepEqual(
+    docs.map((d) => d.file),
+    ['files/s1-001-a.pdf', 'files/s1-002-b.pdf', 'files/s2-001-a.pdf'],
+  );
+  assert.deepEqual(
+    docs.map((d) => d.pages[0].cer),
+    [0.1, 0.4, 0.02],
+  );
+  assert.deepEqual(files, [
+    { from: 'files/001-a.pdf', to: 's1-001-a.pdf', split: 0 },
+    { from: 'files/002-b.pdf', to: 's1-002-b.pdf', split: 0 },
+    { from: 'files/001-a.pdf', to: 's2-001-a.pdf', split: 1 },
+  ]);
+  assert.deepEqual(mergeLabels([]), { labels: '', files: [] });
 });
