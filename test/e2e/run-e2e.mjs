@@ -331,13 +331,32 @@ await step('classify all shows progress and reaches every PDF', page, async () =
 });
 
 // 5. the metadata panel for the selected document
+/**
+ * Clicks a document's row in the tree until the tree marks it selected (aria-selected). A click can land on the row
+ * below when the list redraws under the pointer: a CI retry's screenshot showed docs/summary.pdf selected and
+ * expanded after a click on ocr-layer.pdf, just above it, while the row clicked before (text.pdf) expanded.
+ */
+async function selectDocument(name) {
+  await waitFor(
+    async () => {
+      const selected = await routesView().locator('.monaco-list-row[aria-selected="true"]').allInnerTexts();
+      if (selected.some((t) => t.trim().startsWith(name))) return true;
+      await routesView().locator('.monaco-list-row', { hasText: name }).first().click();
+      await sleep(300);
+      return false;
+    },
+    `${name} selected in the tree`,
+    15_000,
+  );
+}
+
 await step('metadata panel shows producer and OCR hint', page, async () => {
   // The pane unfolded first (the classify-all step folded it for room), so that it is showing when the selection
   // changes; the eleven collapsed documents still fit above it.
   await metaPane(true);
   // Select another document first: clicking the row that is already selected changes nothing.
-  await routesView().locator('.monaco-list-row', { hasText: 'text.pdf' }).first().click();
-  await routesView().locator('.monaco-list-row', { hasText: 'ocr-layer.pdf' }).first().click();
+  await selectDocument('text.pdf');
+  await selectDocument('ocr-layer.pdf');
   const meta = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Document Metadata' }) });
   await waitFor(
     async () => (await meta.locator('.monaco-list-row').allInnerTexts()).join('\n').includes('OCRmyPDF'),
