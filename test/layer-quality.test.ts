@@ -224,6 +224,13 @@ function inkMapOf(w: number, h: number, ink: (col: number, row: number) => numbe
   return { width: w, height: h, sat, ink: data, total, paper: 230, dark: 40, map: [1, 0, 0, 0, -1, h] };
 }
 
+/** the ink of a map's samples where `at(col, row)` holds */
+function inkWhere(m: InkMap, at: (col: number, row: number) => boolean): number {
+  let sum = 0;
+  for (let r = 0; r < m.height; r++) for (let c = 0; c < m.width; c++) if (at(c, r)) sum += m.ink[r * m.width + c];
+  return sum;
+}
+
 function runAt(text: string, col0: number, col1: number, row0: number, row1: number, h: number): GlyphRun {
   return { text, rect: [col0, h - row1, col1, h - row0], visibility: 'invisible', font: 'F1', size: 2, hScale: 1, chars: text.length };
 }
@@ -314,13 +321,8 @@ test('text-like missing ink: solid bars are not text, a dropped bold heading is'
   const m = inkMapOf(40, H, (c, r) => (text(c, r) ? (gap(c) ? 12 : 40) : bar(c, r) ? 200 : heading(c, r) ? (gap(c) ? 20 : 70) : 0));
   const covered = [runAt('words', 5, 35, 5, 7, H), runAt('words', 5, 35, 10, 12, H)];
   const q = inkCoverage(m, covered);
-  let headingInk = 0;
-  let textInk = 0;
-  for (let r = 0; r < H; r++)
-    for (let c = 0; c < 40; c++) {
-      if (heading(c, r)) headingInk += m.ink[r * 40 + c];
-      if (text(c, r)) textInk += m.ink[r * 40 + c];
-    }
+  const headingInk = inkWhere(m, heading);
+  const textInk = inkWhere(m, text);
   // the bars (3 × 8 × 3 samples of 200) are uncovered ink but not text; the heading is the only text missing
   assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
@@ -339,13 +341,8 @@ test('text-like missing ink: a black title bar with white type is a filled shape
   const gap = (c: number) => c % 6 === 5;
   const m = inkMapOf(W, H, (c, r) => (text(c, r) ? (gap(c) ? 20 : 60) : bar(c, r) ? (gap(c) ? 90 : 200) : heading(c, r) ? (gap(c) ? 30 : 90) : 0));
   const q = inkCoverage(m, [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)]);
-  let headingInk = 0;
-  let textInk = 0;
-  for (let r = 0; r < H; r++)
-    for (let c = 0; c < W; c++) {
-      if (heading(c, r)) headingInk += m.ink[r * W + c];
-      if (text(c, r)) textInk += m.ink[r * W + c];
-    }
+  const headingInk = inkWhere(m, heading);
+  const textInk = inkWhere(m, text);
   // the heading is the only text missing; the bar is most of the uncovered ink
   assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
   assert.ok(q.inkMissed > 0.6, JSON.stringify(q));
