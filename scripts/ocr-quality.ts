@@ -16,7 +16,7 @@
  * The data absent → a clean skip, status 0. truth.jsonl is never read.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,14 +71,24 @@ function main(): number {
     console.error('ocr-quality: dist/cli.js is missing: run `npm run build` first');
     return 2;
   }
-  const out = arg('--out') ?? join(mkdtempSync(join(tmpdir(), 'ocr-quality-')), 'records.jsonl');
+  // the records are kept only when asked for (--out): a run without it leaves nothing behind
+  const keep = arg('--out');
+  const tmp = keep === undefined ? mkdtempSync(join(tmpdir(), 'ocr-quality-')) : undefined;
+  try {
+    return judge(cli, keep ?? join(tmp as string, 'records.jsonl'), keep !== undefined);
+  } finally {
+    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function judge(cli: string, out: string, kept: boolean): number {
   const t0 = Date.now();
   const records = execFileSync(process.execPath, [cli, 'classify', '--json', '--layer-quality', '--jobs', '2', '--quiet', join(DATA, 'files')], {
     maxBuffer: 1 << 30,
     encoding: 'utf8',
   });
   writeFileSync(out, records);
-  log(`records: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  log(`records: ${kept ? out : 'not kept (--out FILE keeps them)'} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   const judged = JSON.parse(execFileSync('python3', [JUDGE, join(DATA, 'labels.jsonl'), out, '--json'], { encoding: 'utf8' })) as Figures & {
     coverage: number;
     balanced_accuracy: number;
