@@ -38,7 +38,7 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-function have(tool: string, args: string[]): boolean {
+export function have(tool: string, args: string[]): boolean {
   try {
     execFileSync(tool, args, { stdio: 'ignore' });
     return true;
@@ -80,7 +80,7 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** A binary PGM (P5, 8 bit) read, faded and noised in place, and written back. */
-function degradePgm(file: string, contrast: number, noise: number, next: () => number): void {
+export function degradePgm(file: string, contrast: number, noise: number, next: () => number): void {
   const buf = readFileSync(file);
   // header: P5, width, height, maxval, each separated by white space (no comments from pdftoppm)
   const fields: string[] = [];
@@ -111,7 +111,7 @@ interface CorpusPage {
 }
 
 /** a corpus file's name without its folder, its content-hash prefix and `.pdf` */
-const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
+export const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
 
 /**
  * The labels of several splits as one split's: each line's file (`files/NAME`) renamed `files/s<i>-NAME`, i counting
