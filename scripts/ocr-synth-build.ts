@@ -16,8 +16,9 @@
  * Per page: truth = the source page's `pdftotext -raw`, normalised; words and their boxes from `pdftotext -raw -bbox`
  * (content order), grouped into lines; the image = the page rendered grey (pdftoppm) at store_dpi 100–150, paper tint
  * and noise, baseline JPEG quality 45–70 (cjpeg); the layer = the corrupted words written as invisible Helvetica. The
- * label is measured on the finished PDF (`pdftotext -raw`): CER, WER, bag-of-words F1, class good ≤ 0.05 < fair ≤ 0.25
- * < poor, reocr = poor. Needs pdftotext, pdftoppm (poppler-utils) and cjpeg; without them: a clean skip.
+ * label is measured on the layer's text as written (its words in content order, as PyMuPDF reads such a layer; see
+ * layerText for why not `pdftotext -raw`, which the build log prints beside it): CER, WER, bag-of-words F1, class
+ * good ≤ 0.05 < fair ≤ 0.25 < poor, reocr = poor. Needs pdftotext, pdftoppm (poppler-utils) and cjpeg; without them: a clean skip.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
