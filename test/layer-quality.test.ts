@@ -207,7 +207,7 @@ test('off by default; on, ocr-layer pages of the data get a score and nothing el
 });
 
 /** an ink map of w × h samples whose page coordinates are its pixel ones (x = column, y = h − row) */
-function inkMapOf(w: number, h: number, ink: (col: number, row: number) => number): InkMap {
+function inkMapOf(w: number, h: number, ink: (col: number, row: number) => number, dark = 40): InkMap {
   const data = new Uint8Array(w * h);
   const sat = new Int32Array((w + 1) * (h + 1));
   let total = 0;
@@ -221,7 +221,7 @@ function inkMapOf(w: number, h: number, ink: (col: number, row: number) => numbe
     }
     total += rowSum;
   }
-  return { width: w, height: h, sat, ink: data, total, paper: 230, dark: 40, map: [1, 0, 0, 0, -1, h] };
+  return { width: w, height: h, sat, ink: data, total, paper: 230, dark, map: [1, 0, 0, 0, -1, h] };
 }
 
 /** the ink of a map's samples where `at(col, row)` holds */
@@ -346,6 +346,22 @@ test('text-like missing ink: a black title bar with white type is a filled shape
   // the heading is the only text missing; the bar is most of the uncovered ink
   assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
   assert.ok(q.inkMissed > 0.6, JSON.stringify(q));
+});
+
+test('text-like missing ink: on a page of text alone a dropped paragraph of dense type is text, not a filled shape', () => {
+  const W = 80;
+  const H = 40;
+  // body lines (rows 5-6 and 10-11, columns 5-74) and a paragraph the layer left out (three lines, rows 20-21, 23-24
+  // and 26-27), the same type: letters 100, a third of them 120, 40 in the gaps. No graphics: the page's darkest blocks are
+  // its text (230 - 120), so by the page's range alone (0.6 × 120 = 72) five samples in six of the paragraph are solid
+  const line = (c: number, r: number) => [5, 10, 20, 23, 26].some((l) => r === l || r === l + 1) && c >= 5 && c < 75;
+  const dropped = (c: number, r: number) => line(c, r) && r >= 20;
+  const m = inkMapOf(W, H, (c, r) => (!line(c, r) ? 0 : c % 6 === 5 ? 40 : c % 3 ? 100 : 120), 110);
+  const q = inkCoverage(m, [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)]);
+  const droppedInk = inkWhere(m, dropped);
+  const coveredInk = inkWhere(m, line) - droppedInk;
+  // the paragraph is three fifths of the text, all of it missing
+  assert.ok(Math.abs(q.textInkMissed - droppedInk / (droppedInk + coveredInk)) < 0.03, JSON.stringify(q));
 });
 
 test('text-like missing ink: a rule and a logo in large type are not dropped text, a dropped line of the same width is', () => {

@@ -948,11 +948,26 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
   let covered = 0;
   let coveredArea = 0;
   const ink = m.ink;
+  // the covered text's ink levels (its inked samples), for the filled-shape test
+  const levels = new Uint32Array(256);
+  let inked = 0;
   for (let i = 0; i < ink.length; i++)
     if (mask[i]) {
       covered += ink[i];
       coveredArea++;
+      if (ink[i] >= BLOB_INK) {
+        levels[ink[i]]++;
+        inked++;
+      }
     }
+  let textSolid = 0;
+  for (let v = 0, acc = 0; v < 256 && inked > 0; v++) {
+    acc += levels[v];
+    if (acc >= SOLID_TEXT * inked) {
+      textSolid = v;
+      break;
+    }
+  }
   // the body text's line height in samples: the median height of the word boxes
   const cap = Math.min(runs.length, SPREAD_WORDS);
   const hs = medianScratch(cap);
@@ -964,7 +979,7 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
     if (px) hs[nh++] = px[3] - px[1];
   }
   const lineH = nh ? median(hs.subarray(0, nh)) : 0;
-  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH);
+  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH, textSolid);
   return {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
@@ -1005,12 +1020,16 @@ const FRAME_SIDE = 2;
 const FRAME_VARIATION = 0.3;
 const FRAME_HOLLOW = 0.5;
 /**
- * A sample at least SOLID_INK of the page's ink range dark (paper to its darkest blocks) is solid, and a blob at least
- * SOLID_SHARE of whose samples are solid is a filled shape: a black title bar or header row with white type, a bar of
- * a chart, a filled box. Print leaves paper between its strokes in nearly every 8×8 block, so its blobs have few solid
- * samples; a filled shape is solid inside and lighter only at its edges and where white type cuts it.
+ * A sample at least SOLID_INK of the page's ink range dark (paper to its darkest blocks) and at least as dark as
+ * SOLID_TEXT of the covered text's inked samples is solid, and a blob at least SOLID_SHARE of whose samples are solid
+ * is a filled shape: a black title bar or header row with white type, a bar of a chart, a filled box. Print leaves
+ * paper between its strokes in nearly every 8×8 block, so its blobs have few solid samples; a filled shape is solid
+ * inside and lighter only at its edges and where white type cuts it. The second bound is for pages of text alone:
+ * there the darkest blocks are text, and by the page's range alone a dropped paragraph of dense type was a filled
+ * shape (a man page's dropped block read as 3 % missing; scripts/ocr-synth-build.ts splits).
  */
 const SOLID_INK = 0.6;
+const SOLID_TEXT = 0.8;
 const SOLID_SHARE = 0.5;
 /** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
 const BLOB_VALLEY = 0.6;
@@ -1024,7 +1043,7 @@ const BLOB_VALLEY = 0.6;
  * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). Linear in the
  * map's size.
  */
-function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number): number {
+function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number, textSolid: number): number {
   const w = m.width;
   const h = m.height;
   const ink = m.ink;
@@ -1034,7 +1053,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
   const rows = new Float64Array(h);
   const cols = new Float64Array(w);
   let total = 0;
-  const solidInk = SOLID_INK * (m.paper - m.dark);
+  const solidInk = Math.max(SOLID_INK * (m.paper - m.dark), textSolid);
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
     let sp = 0;
