@@ -383,6 +383,25 @@ test('text-like missing ink: a rule and a logo in large type are not dropped tex
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
 });
 
+test('nonWords: on a page that reads likeliest as Latin languages, Cyrillic words are judged under Russian', () => {
+  // a Russian manual page of paths and commands: more Latin letters than Cyrillic, so the page's two likeliest
+  // languages are Latin ones; its Russian words are right and must not read as non-words (the paths' parts may)
+  const paths = '/usr/share/man/index.bt /var/cache/man/index.db /usr/share/man/whatis mandb apropos whatis manpath';
+  const text = `${paths} ${paths} глобальный данных традиционная страница просмотра справочных страниц описание команды программы руководство использование`;
+  const layer = layerOf(text.split(' '), () => 5);
+  const q = layerQuality({ layer, which: 'invisible' });
+  assert.notEqual(q.signals.language, 'ru', JSON.stringify(q.signals));
+  // twelve right words added to the paths can only lower the share of non-words the paths alone have
+  const paths2 = layerQuality({ layer: layerOf(`${paths} ${paths}`.split(' '), () => 5), which: 'invisible' });
+  assert.ok((q.signals.nonWords as number) < (paths2.signals.nonWords as number), `${q.signals.nonWords} < ${paths2.signals.nonWords}`);
+  // each Russian word's likelihood (the preview's colour) is that of a word (under Latin models alone, ten bits a
+  // letter: 0), and most are over ½
+  const russian = layer.runs.filter((r) => /[а-я]/.test(r.text));
+  assert.equal(russian.length, 12);
+  for (const r of russian) assert.ok(r.likelihood! > 0.3, `${r.text} ${r.likelihood}`);
+  assert.ok(russian.filter((r) => r.likelihood! > 0.5).length >= 8);
+});
+
 test('nonWords: words that read like no language of the page rise with the OCR damage; tokens with digits are not judged', () => {
   const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
   const clean = q('Everyone has the right to take part in the government of his country, directly or through freely chosen representatives.');
@@ -518,7 +537,9 @@ test('nonWords reads words as the regular expressions say', () => {
         for (const part of t.split(/[-/]/)) {
           if (!/\p{L}/u.test(part)) continue;
           words++;
-          if (/^\p{L}{2,}$/u.test(part) && wordBits(part, a, b) > NONWORD_BITS) non++;
+          // a Cyrillic word on a page whose two likeliest languages are Latin ones is judged under Russian and the likeliest
+          const [x, y]: Language[] = /[\u0400-\u04ff]/u.test(part) && a !== 'ru' && b !== 'ru' ? ['ru', a] : [a, b];
+          if (/^\p{L}{2,}$/u.test(part) && wordBits(part, x, y) > NONWORD_BITS) non++;
         }
       }
     return words ? Math.round((non / words) * 1000) / 1000 : 0;

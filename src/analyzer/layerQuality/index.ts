@@ -43,7 +43,7 @@ import type { GlyphRun, LayerQuality, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
-import { type Language, languageEvidence, wordBitsIn, wordCounts, wordLikelihood } from './language';
+import { isCyrillic, type Language, languageEvidence, languagesFor, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
@@ -628,7 +628,8 @@ function codePointAt(s: string, i: number, end: number): number {
  * are words of their own); tokens with a number anywhere are left out (codes, numbers, IDs: `garbled` judges digits
  * inside words). A part with a letter counts as a word; one of two or more letters and nothing else is judged: it
  * reads like no language when its letters cost more than NONWORD_BITS each under both of the page's two likeliest
- * languages (language.ts wordBits). A one-letter word or one with other characters inside counts but is not judged.
+ * languages (language.ts wordBits), or, when neither writes its script, under the language that does and the page's
+ * likeliest (language.ts languagesFor). A one-letter word or one with other characters inside counts but is not judged.
  * A clear-cut version of wordLikeEither: fluent OCR garbage ("anjpicdbon", "corilfralk") costs far more than the cut,
  * while the rare real word the small models do not know (a name, a command) mostly stays under it. Read in place,
  * character by character: a page's words cost no strings. The page's text (the layer's reading order, its spaces
@@ -669,18 +670,24 @@ function nonWords(s: string, a: Language, b: Language): number {
     while (p < last) {
       let letters = 0;
       let others = 0;
+      let cyrillic = false;
       let q = p;
       while (q < last) {
         const c = s.charCodeAt(q);
         if (c === 0x2d || c === 0x2f) break;
         const pc = codePointAt(s, q, last);
-        if (kindOf(pc) === K_LETTER) letters++;
-        else others++;
+        if (kindOf(pc) === K_LETTER) {
+          letters++;
+          if (isCyrillic(pc)) cyrillic = true;
+        } else others++;
         q += pc > 0xffff ? 2 : 1;
       }
       if (letters > 0) {
         words++;
-        if (others === 0 && letters >= 2 && wordBitsIn(s, p, q, a, b) > NONWORD_BITS) non++;
+        if (others === 0 && letters >= 2) {
+          const [x, y] = languagesFor(cyrillic, a, b);
+          if (wordBitsIn(s, p, q, x, y) > NONWORD_BITS) non++;
+        }
       }
       p = q + 1;
     }

@@ -9,6 +9,24 @@ import { TRIGRAMS } from './model';
 export const LANGUAGES = ['en', 'de', 'fr', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** the one model that writes Cyrillic */
+const CYRILLIC_MODEL: Language = 'ru';
+
+/**
+ * The two languages a word is judged under: the page's two likeliest, unless neither writes the word's script. A
+ * Russian manual page of paths, options and e-mail addresses can read likeliest as English and French, and under them
+ * every Russian word cost ten bits a letter (a non-word) whatever its spelling; such a word is judged under Russian
+ * and the page's likeliest language instead.
+ */
+export function languagesFor(cyrillic: boolean, a: Language, b: Language): [Language, Language] {
+  return cyrillic && a !== CYRILLIC_MODEL && b !== CYRILLIC_MODEL ? [CYRILLIC_MODEL, a] : [a, b];
+}
+
+/** whether a code point is a Cyrillic letter (the basic block, U+0400–U+04FF) */
+export function isCyrillic(cp: number): boolean {
+  return cp >= 0x400 && cp <= 0x4ff;
+}
+
 /** Lower case; letters kept; every run of anything else one space; a space before and after. */
 export function normaliseForModel(s: string): string {
   return ` ${s
@@ -468,7 +486,9 @@ export function wordBitsIn(text: string, start: number, end: number, a: Language
 /** how likely a word is a word of the page's languages, 0..1: ½ at the word-likeness cut, falling with each bit past it */
 export function wordLikelihood(text: string, a: Language, b: Language): number | undefined {
   if (text.includes('\ufffd')) return 0;
-  const bits = wordBits(text, a, b);
+  let cyrillic = false;
+  for (let i = 0; i < text.length && !cyrillic; i++) cyrillic = isCyrillic(text.charCodeAt(i));
+  const bits = wordBits(text, ...languagesFor(cyrillic, a, b));
   if (!Number.isFinite(bits)) return undefined;
   return Math.round(100 / (1 + Math.exp(2 * (bits - WORD_BITS)))) / 100;
 }
