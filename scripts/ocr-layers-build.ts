@@ -3,9 +3,9 @@
  * born-digital pages that the dev split (../shared/ocr-quality) never used, labelled the way that split is labelled,
  * so `npm run ocr-quality -- --data DIR` can judge the score on documents it was never fitted to. The dev split's
  * private held-out half is made "the same way from other documents and another seed"; this is our own stand-in for
- * its real-OCR part (it has no synthetic corruptions).
+ * its real-OCR part (it has no synthetic corruptions; scripts/ocr-synth-build.ts is the stand-in for those).
  *
- *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus]
+ *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus] [--man|--no-man]
  *   node --import tsx scripts/ocr-layers-build.ts --out DIR --merge SPLIT SPLIT…
  *
  * --merge pools splits already built (several seeds) into one, so that `npm run ocr-quality -- --data DIR` judges them
@@ -13,24 +13,39 @@
  * renamed to match.
  *
  * Per page: the source page rendered to grey at a random resolution (pdftoppm), degraded (noise, faint print), saved
- * as a baseline JPEG (cjpeg), OCR'd by Tesseract into a PDF with its image and an invisible GlyphLessFont layer
- * (tesseract … pdf; sometimes with a wrong language, as the dev split does). The label: CER of the layer's text
- * against the source page's text (pdftotext), each normalised as the dev split's README says (NFKC, dashes and quotes
- * folded, soft hyphens removed, white space collapsed), the smaller of content order (-raw) and layout order (-layout:
- * line by line across the page), as the dev split takes the smaller of its two orders for real OCR (Tesseract puts
- * every word where the scan has it, so an order that differs from the original's is the original's); class
- * good ≤ 0.05 < fair ≤ 0.25 < poor.
+ * as a baseline JPEG (cjpeg), OCR'd by Tesseract in the page's language (`rus+eng` for Russian, whose commands and
+ * options are Latin; sometimes a wrong language, as the dev split does), and its layer written by one of the dev
+ * split's two renderers, one a file, recorded as `recipe.renderer`:
+ * - `tesseract-pdf`: Tesseract's own PDF (tesseract … pdf), its image and an invisible GlyphLessFont layer;
+ * - `hocr` (about half the files): Tesseract's hOCR (tesseract … hocr, read by parseHocr), its lines written over the
+ *   same JPEG the way OCRmyPDF's legacy hOCR renderer writes them (ocr-synth-build.ts's writePdf: invisible
+ *   Helvetica, one BT a line at the hOCR baseline, font size the line's height less the baseline's offset, each word
+ *   Tz-scaled to its box plus a space; coordinates on the hOCR's pixel grid). Like OCRmyPDF, which takes this
+ *   renderer only for languages Latin-1 covers, a page OCR'd with Russian is always `tesseract-pdf` (the dev split
+ *   has no Russian hocr page either); as there, only ocr_line, ocr_header and ocr_textfloat lines are written and
+ *   ligatures are spelled out.
+ * The label: CER of the layer's text against the source page's text (pdftotext), each normalised as the dev split's
+ * README says (NFKC, dashes and quotes folded, soft hyphens removed, white space collapsed), the smaller of content
+ * order and layout order (-layout: line by line across the page), as the dev split takes the smaller of its two
+ * orders for real OCR (Tesseract puts every word where the scan has it, so an order that differs from the original's
+ * is the original's); class good ≤ 0.05 < fair ≤ 0.25 < poor. Content order: `pdftotext -raw` of a tesseract-pdf
+ * layer; of an hocr layer, its words as written (ocr-synth-build.ts's layerText says why not pdftotext -raw there).
  *
  * Sources: corpus pages labelled `text` (600–6,000 visible characters, two images at most), two pages per document at
- * most, none whose name shares a word with a dev-split source. A layer under 40 characters (the page would route
- * `ocr`) is left out. Needs pdftoppm and pdftotext (poppler-utils), cjpeg
- * (libjpeg-turbo-progs) and tesseract with eng, deu, fra and rus (tesseract-ocr-*); without them: a clean skip.
+ * most, none whose name shares a word with a dev-split source; and, when groff, man and the German, French and
+ * Russian manual pages are there (default on; --no-man turns it off, --man asks for it with whatever languages are
+ * there), about half the pages from manual pages typeset by `man -Tpdf` (ocr-synth-build.ts's manSources: English,
+ * German, French and Russian in turn, Russian through its URW Nimbus font directory, commands the dev split does not
+ * name), two pages of a manual page at most. One page a file. A layer under 40 characters (the page would route
+ * `ocr`) is left out. Needs pdftoppm, pdftotext and pdfinfo (poppler-utils), cjpeg (libjpeg-turbo-progs) and
+ * tesseract with eng, deu, fra and rus (tesseract-ocr-*); without them: a clean skip.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './fuzz';
+import { devSources, inTurn, layerText, MAN_LANGS, manSources, shuffleInPlace, writePdf, type Line, type Source } from './ocr-synth-build';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string): string | undefined => {
@@ -133,6 +148,111 @@ export function mergeLabels(splits: string[]): { labels: string; files: { from: 
   return { labels: lines.length ? lines.join('\n') + '\n' : '', files };
 }
 
+// ---- hOCR ------------------------------------------------------------------------------------------------------------
+
+type Box = [number, number, number, number];
+export interface HocrWord {
+  text: string;
+  /** x0 y0 x1 y1 in the image's pixels, y downwards */
+  bbox: Box;
+}
+export interface HocrLine {
+  /** ocr_line, ocr_header, ocr_caption or ocr_textfloat */
+  kind: string;
+  bbox: Box;
+  /** `baseline slope intercept`: the baseline's tilt and its offset (pixels, negative = up) from the box's bottom */
+  slope: number;
+  intercept: number;
+  words: HocrWord[];
+}
+
+const decodeEntities = (s: string): string =>
+  s
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/**
+ * Tesseract's hOCR read with regular expressions: the page's size (the ocr_page's bbox) and its lines (spans of class
+ * ocr_line, ocr_header, ocr_caption or ocr_textfloat) in document order, each with its box, baseline and the
+ * ocrx_word spans inside it (text with inner tags dropped and entities decoded; empty words left out). Words before
+ * any line are left out.
+ */
+export function parseHocr(html: string): { width: number; height: number; lines: HocrLine[] } {
+  const bboxOf = (title: string): Box | null => {
+    const m = /\bbbox\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)/.exec(title);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null;
+  };
+  let width = 0;
+  let height = 0;
+  const lines: HocrLine[] = [];
+  const tag = /<(span|div)\b([^>]*)>/g;
+  let m: RegExpExecArray | null;
+  while ((m = tag.exec(html))) {
+    const cls = /\bclass\s*=\s*(['"])(.*?)\1/.exec(m[2])?.[2] ?? '';
+    const title = /\btitle\s*=\s*(['"])(.*?)\1/.exec(m[2])?.[2] ?? '';
+    const box = bboxOf(title);
+    if (cls === 'ocr_page' && box) {
+      width = box[2] - box[0];
+      height = box[3] - box[1];
+    } else if (/^ocr_(line|header|caption|textfloat)$/.test(cls) && box) {
+      const b = /\bbaseline\s+([-+]?[\d.]+(?:e-?\d+)?)\s+([-+]?[\d.]+)/.exec(title);
+      lines.push({ kind: cls, bbox: box, slope: b ? Number(b[1]) : 0, intercept: b ? Number(b[2]) : 0, words: [] });
+    } else if (cls === 'ocrx_word' && box && lines.length) {
+      const end = html.indexOf('</span>', tag.lastIndex);
+      const text = decodeEntities(html.slice(tag.lastIndex, end < 0 ? undefined : end).replace(/<[^>]*>/g, '')).trim();
+      if (text) lines[lines.length - 1].words.push({ text, bbox: box });
+    }
+  }
+  return { width, height, lines };
+}
+
+/** the line classes OCRmyPDF's hOCR renderer writes (a caption line's words it leaves out) */
+const RENDERED = new Set(['ocr_line', 'ocr_header', 'ocr_textfloat']);
+/** OCRmyPDF's ligatures spelled out (Helvetica has none) */
+const LIGATURES: Record<string, string> = {
+  '\ufb00': 'ff',
+  '\ufb01': 'fi',
+  '\ufb02': 'fl',
+  '\ufb03': 'f\u200cf\u200ci',
+  '\ufb04': 'f\u200cf\u200cl',
+};
+
+/**
+ * hOCR lines as OCRmyPDF's legacy hOCR renderer lays them out, in points (`dpi` the image's): the font size the
+ * line's height less the baseline's offset, the baseline that offset above the box's bottom, a trailing space as wide
+ * as at the line's height, a tilt only from a slope of 0.005 on; empty lines left out.
+ */
+export function hocrLines(lines: HocrLine[], dpi: number): Line[] {
+  const g = 72 / dpi;
+  const out: Line[] = [];
+  for (const l of lines) {
+    if (!RENDERED.has(l.kind)) continue;
+    const words = l.words
+      .map((w) => ({ text: w.text.replace(/[\ufb00-\ufb04]/g, (c) => LIGATURES[c]), x1: w.bbox[0] * g, x2: w.bbox[2] * g }))
+      .filter((w) => w.text.trim());
+    if (!words.length) continue;
+    const top = l.bbox[1] * g;
+    const bottom = l.bbox[3] * g;
+    const intercept = l.intercept * g;
+    const line: Line = { words, top, bottom, base: bottom + intercept, size: bottom - top - Math.abs(intercept), lineHeight: bottom - top };
+    if (Math.abs(l.slope) >= 0.005) line.slope = l.slope;
+    out.push(line);
+  }
+  return out;
+}
+
+/** width and height of a binary PGM */
+function pgmSize(file: string): { width: number; height: number } {
+  const head = /^P5\s+(\d+)\s+(\d+)\s/.exec(readFileSync(file).subarray(0, 40).toString('latin1'));
+  if (!head) throw new Error(`${file}: not a binary PGM`);
+  return { width: Number(head[1]), height: Number(head[2]) };
+}
+
 /** --merge: the splits' files hard-linked (copied when a link fails) into OUT/files, and their merged labels */
 function merge(out: string, dirs: string[]): number {
   const missing = dirs.filter((d) => !existsSync(join(d, 'labels.jsonl')));
@@ -157,10 +277,22 @@ function merge(out: string, dirs: string[]): number {
   return 0;
 }
 
+/** a page to OCR: its source document, the page, and how the label names it */
+interface Candidate {
+  pdf: string;
+  page: number;
+  /** the file name's stem and the label's `source` */
+  name: string;
+  source: string;
+  lang: Source['lang'];
+}
+
+const LANGS: Source['lang'][] = ['eng', 'deu', 'fra', 'rus'];
+
 function main(): number {
   const out = arg('--out');
   if (!out) {
-    console.error('usage: ocr-layers-build.ts --out DIR [--pages N] [--seed S] [--corpus DIR] | --out DIR --merge SPLIT…');
+    console.error('usage: ocr-layers-build.ts --out DIR [--pages N] [--seed S] [--corpus DIR] [--man|--no-man] | --out DIR --merge SPLIT…');
     return 2;
   }
   const m = process.argv.indexOf('--merge');
@@ -177,71 +309,127 @@ function main(): number {
   const missing = [
     ['pdftoppm', ['-v']],
     ['pdftotext', ['-v']],
+    ['pdfinfo', ['-v']],
     ['cjpeg', ['-version']],
     ['tesseract', ['--version']],
   ].filter(([t, a]) => !have(t as string, a as string[]));
-  if (missing.length || !existsSync(join(corpus, 'labels.jsonl'))) {
-    console.log(`ocr-layers-build: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no corpus at ${corpus}`})`);
+  const haveCorpus = existsSync(join(corpus, 'labels.jsonl'));
+  const manTools = have('groff', ['-v']) && have('man', ['--version']);
+  const manLangs = MAN_LANGS.every((l) => existsSync(l.dir));
+  const useMan = !process.argv.includes('--no-man') && manTools && (manLangs || process.argv.includes('--man'));
+  if (process.argv.includes('--man') && !manTools) console.log('ocr-layers-build: --man asked for, but groff or man is missing: corpus pages only');
+  if (missing.length || (!haveCorpus && !useMan)) {
+    console.log(
+      `ocr-layers-build: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no corpus at ${corpus} and no man/groff`})`,
+    );
     return 0;
   }
-  // words of the dev split's sources (file names and `source` fields): a document sharing one is left out
-  const devWords = new Set<string>();
-  if (existsSync(dev))
-    for (const line of readFileSync(dev, 'utf8').split('\n').filter(Boolean)) {
-      const d = JSON.parse(line) as { file: string; pages: { source?: string }[] };
-      for (const p of d.pages)
-        for (const w of (p.source ?? '').split(/[\s_.-]+/)) if (w.length >= 3 && !/^p\d+$/.test(w)) devWords.add(w.toLowerCase());
-    }
-  const candidates: { file: string; page: number }[] = [];
-  for (const line of readFileSync(join(corpus, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
-    const d = JSON.parse(line) as { file: string; encrypted?: boolean; pages: CorpusPage[] };
-    if (d.encrypted || !d.file.startsWith('real/')) continue;
-    const words = stem(d.file)
-      .split(/[\s_.-]+/)
-      .map((w) => w.toLowerCase());
-    if (words.some((w) => devWords.has(w))) continue;
-    const pages = (d.pages ?? []).filter((p) => p.route === 'text' && p.images <= 2 && p.visibleChars >= 600 && p.visibleChars <= 6000);
-    // two pages of a document at most, so that no document weighs much
-    for (let k = 0; k < 2 && pages.length; k++) candidates.push({ file: d.file, page: pages.splice(Math.floor(next() * pages.length), 1)[0].page });
-  }
-  // a seeded shuffle, then the first `want`
-  for (let i = candidates.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [candidates[i], candidates[j]] = [candidates[j], candidates[i]];
-  }
+  // the dev split's sources: a corpus document sharing a word of their names is left out, and so is a manual page of
+  // one of its commands (whatever the language)
+  const { words: devWords, commands: devCommands } = devSources(dev);
   const files = join(out, 'files');
   const work = join(out, 'work');
   mkdirSync(files, { recursive: true });
   mkdirSync(work, { recursive: true });
+  const candidates: Candidate[] = [];
+  if (haveCorpus)
+    for (const line of readFileSync(join(corpus, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+      const d = JSON.parse(line) as { file: string; encrypted?: boolean; pages: CorpusPage[] };
+      if (d.encrypted || !d.file.startsWith('real/')) continue;
+      const words = stem(d.file)
+        .split(/[\s_.-]+/)
+        .map((w) => w.toLowerCase());
+      if (words.some((w) => devWords.has(w))) continue;
+      const pages = (d.pages ?? []).filter((p) => p.route === 'text' && p.images <= 2 && p.visibleChars >= 600 && p.visibleChars <= 6000);
+      // two pages of a document at most, so that no document weighs much
+      for (let k = 0; k < 2 && pages.length; k++) {
+        const page = pages.splice(Math.floor(next() * pages.length), 1)[0].page;
+        candidates.push({ pdf: join(corpus, d.file), page, name: stem(d.file), source: `${d.file} p${page}`, lang: 'eng' });
+      }
+    }
+  // a seeded shuffle
+  shuffleInPlace(candidates, next);
+  // manual pages: half the pages (all when there is no corpus), the languages in turn, two pages of each at most
+  const wantMan = useMan ? (haveCorpus ? Math.round(want / 2) : want) : 0;
+  const manCands: Candidate[] = [];
+  if (useMan) {
+    const docs = inTurn(manSources(work, devCommands, Math.ceil(wantMan / 4 / 1.5) + 3, next));
+    for (const d of docs) {
+      const pages = d.pages.slice();
+      shuffleInPlace(pages, next);
+      for (const page of pages.slice(0, 2).sort((a, b) => a - b))
+        manCands.push({ pdf: d.pdf, page, name: d.name, source: `${d.name} p${page}`, lang: d.lang });
+    }
+    console.log(`ocr-layers-build: ${docs.length} manual pages typeset (${[...devCommands].sort().join(', ')} left out: the dev split's)`);
+  }
   const labels: string[] = [];
+  const opts = { encoding: 'utf8' as const, maxBuffer: 1 << 28 };
   let n = 0;
-  for (const c of candidates) {
-    if (n >= want) break;
-    const src = join(corpus, c.file);
-    const truthRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', '-f', `${c.page}`, '-l', `${c.page}`, src, '-'], { encoding: 'utf8' }));
-    const truthRead = normalise(execFileSync('pdftotext', ['-q', '-layout', '-f', `${c.page}`, '-l', `${c.page}`, src, '-'], { encoding: 'utf8' }));
-    if (truthRaw.length < 500 || /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(truthRaw)) continue;
+  let nMan = 0;
+  let ci = 0;
+  let mi = 0;
+  while (n < want) {
+    // manual and corpus pages in turn until the manual pages have their share
+    const manTurn = nMan < wantMan && mi < manCands.length && (nMan <= n - nMan || ci >= candidates.length);
+    const c = manTurn ? manCands[mi++] : ci < candidates.length ? candidates[ci++] : mi < manCands.length ? manCands[mi++] : null;
+    if (!c) break;
+    const fromMan = manCands.includes(c);
+    const truthRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
+    const truthRead = normalise(execFileSync('pdftotext', ['-q', '-layout', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
+    const foreign =
+      c.lang === 'rus'
+        ? /[^\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u
+        : /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+    if (truthRaw.length < 500 || foreign.test(truthRaw)) continue;
     const dpi = [300, 200, 150, 100, 72][Math.floor(next() * 5)];
     const contrast = next() < 0.25 ? 0.3 + 0.2 * next() : 1;
     const noise = next() < 0.4 ? [8, 15, 25][Math.floor(next() * 3)] : 0;
-    const lang = next() < 0.15 ? ['deu', 'fra', 'rus'][Math.floor(next() * 3)] : 'eng';
+    const right = c.lang === 'rus' ? 'rus+eng' : c.lang;
+    const others = LANGS.filter((l) => l !== c.lang);
+    const lang = next() < 0.15 ? others[Math.floor(next() * others.length)] : right;
+    // OCRmyPDF writes hOCR only for languages Latin-1 covers
+    const renderer = next() < 0.5 && !lang.includes('rus') ? 'hocr' : 'tesseract-pdf';
     const quality = 45 + Math.floor(next() * 26);
-    const name = `${String(n + 1).padStart(3, '0')}-${stem(c.file).slice(0, 40)}`;
+    const name = `${String(n + 1).padStart(3, '0')}-${c.name.slice(0, 40)}`;
     const pgm = join(work, `${name}.pgm`);
-    execFileSync('pdftoppm', ['-q', '-r', `${dpi}`, '-gray', '-f', `${c.page}`, '-l', `${c.page}`, '-singlefile', src, pgm.replace(/\.pgm$/, '')]);
+    execFileSync('pdftoppm', ['-q', '-r', `${dpi}`, '-gray', '-f', `${c.page}`, '-l', `${c.page}`, '-singlefile', c.pdf, pgm.replace(/\.pgm$/, '')]);
     degradePgm(pgm, contrast, noise, next);
     const jpg = join(work, `${name}.jpg`);
     execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, pgm]);
-    execFileSync('tesseract', [jpg, join(files, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'pdf'], { stdio: 'ignore' });
     const pdf = join(files, `${name}.pdf`);
-    const layerRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', pdf, '-'], { encoding: 'utf8' }));
+    let layerRaw: string;
+    if (renderer === 'hocr') {
+      execFileSync('tesseract', [jpg, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
+      const lines = hocrLines(parseHocr(readFileSync(join(work, `${name}.hocr`), 'utf8')).lines, dpi);
+      const img = pgmSize(pgm);
+      const g = 72 / dpi;
+      writeFileSync(
+        pdf,
+        writePdf([
+          {
+            jpeg: new Uint8Array(readFileSync(jpg)),
+            imgWidth: img.width,
+            imgHeight: img.height,
+            width: img.width * g,
+            height: img.height * g,
+            lines,
+            cyrillic: false,
+            grid: g,
+          },
+        ]),
+      );
+      layerRaw = layerText(lines, false);
+    } else {
+      execFileSync('tesseract', [jpg, join(files, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'pdf'], { stdio: 'ignore' });
+      layerRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', pdf, '-'], opts));
+    }
     if (layerRaw.length < 40) {
       // a layer this small makes the page route `ocr`, not `ocr-layer` (the dev split replaces such recipes too)
       rmSync(pdf);
       console.log(`${name}: layer of ${layerRaw.length} characters, left out`);
       continue;
     }
-    const layerRead = normalise(execFileSync('pdftotext', ['-q', '-layout', pdf, '-'], { encoding: 'utf8' }));
+    const layerRead = normalise(execFileSync('pdftotext', ['-q', '-layout', pdf, '-'], opts));
     const cerRaw = levenshtein(layerRaw, truthRaw) / truthRaw.length;
     const cerRead = levenshtein(layerRead, truthRead) / truthRead.length;
     const cer = Math.min(cerRaw, cerRead);
@@ -255,8 +443,9 @@ function main(): number {
         pages: [
           {
             page: 1,
-            source: `${c.file} p${c.page}`,
-            recipe: { kind: 'tesseract', dpi, lang, psm: 3, degrade, renderer: 'tesseract-pdf', store_dpi: dpi, jpeg_quality: quality },
+            source: c.source,
+            lang: c.lang,
+            recipe: { kind: 'tesseract', dpi, lang, psm: 3, degrade, renderer, store_dpi: dpi, jpeg_quality: quality },
             truth_chars: truthRaw.length,
             layer_chars: layerRaw.length,
             cer: Math.round(cer * 1e4) / 1e4,
@@ -267,10 +456,15 @@ function main(): number {
       }),
     );
     n++;
-    console.log(`${name}: ${dpi} dpi, ${lang}, contrast ${contrast.toFixed(2)}, noise ${noise}, q ${quality}: CER ${cer.toFixed(3)} (${cls})`);
+    if (fromMan) nMan++;
+    console.log(
+      `${name}: ${dpi} dpi, ${lang}, ${renderer}, contrast ${contrast.toFixed(2)}, noise ${noise}, q ${quality}: CER ${cer.toFixed(3)} (${cls}; content ${cerRaw.toFixed(3)}, layout ${cerRead.toFixed(3)})`,
+    );
   }
   writeFileSync(join(out, 'labels.jsonl'), labels.join('\n') + '\n');
-  console.log(`\n${n} pages in ${out} (labels.jsonl, files/); judge them: node --import tsx scripts/ocr-quality.ts --data ${out}`);
+  console.log(
+    `\n${n} pages (${nMan} of manual pages) in ${out} (labels.jsonl, files/); judge them: node --import tsx scripts/ocr-quality.ts --data ${out}`,
+  );
   return 0;
 }
 

@@ -42,13 +42,19 @@ export interface Word {
   x1: number;
   x2: number;
 }
-/** a line: top-left coordinates in points, `base` the baseline, `size` the font size the renderer will use */
+/**
+ * a line: top-left coordinates in points, `base` the baseline, `size` the font size the renderer will use (before the
+ * tilt); `lineHeight` the height each word's trailing space is widened at (size × 1.25 when not given) and `slope` the
+ * baseline's tilt (none when not given), as an hOCR line has them (ocr-layers-build.ts writes real OCR's lines)
+ */
 export interface Line {
   words: Word[];
   top: number;
   bottom: number;
   base: number;
   size: number;
+  lineHeight?: number;
+  slope?: number;
 }
 
 // ---- corruptions (pure; the random source is passed in) -------------------------------------------------------------
@@ -162,7 +168,7 @@ export function dropLines(lines: Line[], frac: number, mode: 'block' | 'random',
   return lines.filter((_, i) => !gone.has(i));
 }
 
-function shuffleInPlace<T>(xs: T[], next: Rnd): void {
+export function shuffleInPlace<T>(xs: T[], next: Rnd): void {
   for (let i = xs.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [xs[i], xs[j]] = [xs[j], xs[i]];
@@ -373,7 +379,6 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 // ---- the source page's words ----------------------------------------------------------------------------------------
 
 const PT_PX = 72 / 300; // the hOCR the dev split's layers come from is at 300 dpi: every coordinate is on this grid
-const q = (x: number) => Math.round(x / PT_PX) * PT_PX;
 
 /**
  * `pdftotext -raw -bbox` of one page: the page size and its words in content order, grouped into lines (a word
@@ -497,18 +502,23 @@ const num = (x: number): string => {
  * The text form's content, as OCRmyPDF's legacy (reportlab) hOCR renderer writes it: the canvas preamble, then per
  * line `BT 1 0 0 1 0 0 Tm /F1 size Tf leading TL 3 Tr 1 0 0 1 x y Tm`, and per word a move from the last word's
  * start, `Tz` so that the word plus its trailing space fills the word's box plus a space at the line's height, `Tj`.
+ * Coordinates are on the grid of the hOCR's pixels (`grid` points a pixel; 300 dpi unless given); a line with a
+ * `slope` is turned by it and its font size divided by the angle's cosine, as the renderer does.
  */
-export function layerContent(lines: Line[], pageHeight: number, enc: Encoding): string {
+export function layerContent(lines: Line[], pageHeight: number, enc: Encoding, grid = PT_PX): string {
+  const qg = (x: number) => Math.round(x / grid) * grid;
   let s = '1 0 0 1 0 0 cm  BT /F1 12 Tf 14.4 TL ET\n0 1 1 RG\n0 1 1 rg\n0 w\n';
   for (const l of lines) {
     const words = l.words.filter((w) => w.text.trim());
     if (!words.length) continue;
-    const size = Math.max(PT_PX, q(l.size));
-    const base = q(l.base);
-    const lineHeight = size * 1.25;
+    const angle = Math.atan(l.slope ?? 0);
+    const size = Math.max(grid, qg(l.size)) / Math.cos(angle);
+    const base = qg(l.base);
+    const lineHeight = l.lineHeight ?? size * 1.25;
     const y = pageHeight - base;
-    const x0 = q(words[0].x1);
-    s += `0 0 0 rg\nBT 1 0 0 1 0 0 Tm /F1 ${num(size)} Tf ${num(size * 1.2)} TL 3 Tr 1 0 0 1 ${num(x0)} ${num(y)} Tm`;
+    const x0 = qg(words[0].x1);
+    const tm = l.slope ? `${num(Math.cos(angle))} ${num(-Math.sin(angle))} ${num(Math.sin(angle))} ${num(Math.cos(angle))}` : '1 0 0 1';
+    s += `0 0 0 rg\nBT 1 0 0 1 0 0 Tm /F1 ${num(size)} Tf ${num(size * 1.2)} TL 3 Tr ${tm} ${num(x0)} ${num(y)} Tm`;
     let cursor = x0;
     for (const w of words) {
       const text = `${w.text} `;
@@ -519,8 +529,8 @@ export function layerContent(lines: Line[], pageHeight: number, enc: Encoding): 
         width += enc.width[b - 32];
         bytes += b === 0x28 || b === 0x29 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b < 0x80 ? String.fromCharCode(b) : `\\${b.toString(8)}`;
       }
-      const x1 = q(w.x1);
-      const boxWidth = Math.max(PT_PX, q(w.x2) - x1) + (enc.width[0] * lineHeight) / 1000;
+      const x1 = qg(w.x1);
+      const boxWidth = Math.max(grid, qg(w.x2) - x1) + (enc.width[0] * lineHeight) / 1000;
       const fontWidth = (width * size) / 1000;
       s += ` ${num(x1 - cursor)} 0 Td ${num((100 * boxWidth) / fontWidth)} Tz (${bytes}) Tj`;
       cursor = x1;
@@ -550,6 +560,8 @@ export interface OutPage {
   height: number;
   lines: Line[];
   cyrillic: boolean;
+  /** points a pixel of the hOCR the layer comes from (72 / its dpi); 300 dpi's when not given */
+  grid?: number;
 }
 
 /**
@@ -570,8 +582,9 @@ export function writePdf(pages: OutPage[]): Uint8Array {
       f = { obj: b.add(`<</BaseFont/Helvetica/Encoding ${enc.pdf}/Name/F1/Subtype/Type1/Type/Font>>`), enc };
       fonts.set(p.cyrillic, f);
     }
-    const gw = q(p.width);
-    const gh = q(p.height);
+    const grid = p.grid ?? PT_PX;
+    const gw = Math.round(p.width / grid) * grid;
+    const gh = Math.round(p.height / grid) * grid;
     const img = b.stream(
       `/Filter/DCTDecode/Type/XObject/Subtype/Image/BitsPerComponent 8/Width ${p.imgWidth}/Height ${p.imgHeight}/ColorSpace/DeviceGray`,
       p.jpeg,
@@ -580,7 +593,7 @@ export function writePdf(pages: OutPage[]): Uint8Array {
     const fontRes = b.add(`<</F1 ${f.obj} 0 R>>`);
     const full = b.flate(
       `/Type/XObject/Subtype/Form/BBox[0 0 ${num(gw)} ${num(gh)}]/Matrix[1 0 0 1 0 0]/Resources<</Font ${fontRes} 0 R/ProcSet[/PDF/Text/ImageB/ImageC/ImageI]>>`,
-      layerContent(p.lines, gh, f.enc),
+      layerContent(p.lines, gh, f.enc, grid),
     );
     const frm = b.flate(
       `/Type/XObject/Subtype/Form/BBox[0 0 ${num(gw)} ${num(gh)}]/Matrix[${(p.width / gw).toFixed(5)} 0 0 ${(p.height / gh).toFixed(5)} 0 0]/Resources<</XObject<</fullpage ${full} 0 R>>>>`,
@@ -614,7 +627,7 @@ function tintPgm(file: string, paper: number): { width: number; height: number }
 
 // ---- sources --------------------------------------------------------------------------------------------------------
 
-interface Source {
+export interface Source {
   /** the dev split's `source` naming: the corpus file's stem, or man-CMD[-de|-fr|-ru] */
   name: string;
   pdf: string;
@@ -630,7 +643,7 @@ interface PageText {
   lines: Line[];
 }
 
-const MAN_LANGS: { lang: Source['lang']; locale: string; suffix: string; dir: string }[] = [
+export const MAN_LANGS: { lang: Source['lang']; locale: string; suffix: string; dir: string }[] = [
   { lang: 'eng', locale: 'en', suffix: '', dir: '/usr/share/man/man1' },
   { lang: 'deu', locale: 'de', suffix: '-de', dir: '/usr/share/man/de/man1' },
   { lang: 'fra', locale: 'fr', suffix: '-fr', dir: '/usr/share/man/fr/man1' },
@@ -668,7 +681,7 @@ function cyrillicFonts(work: string): string | null {
 }
 
 /** manual pages of commands the dev split does not name, typeset to PDF, shuffled by the seed, `want` at most per language */
-function manSources(work: string, exclude: Set<string>, want: number, next: Rnd): Source[] {
+export function manSources(work: string, exclude: Set<string>, want: number, next: Rnd): Source[] {
   const out: Source[] = [];
   const fontDir = cyrillicFonts(work);
   for (const ml of MAN_LANGS) {
@@ -702,6 +715,37 @@ function manSources(work: string, exclude: Set<string>, want: number, next: Rnd)
     }
   }
   return out;
+}
+
+/**
+ * The dev split's sources (its labels.jsonl, when there): words of their names (corpus documents sharing one are left
+ * out) and the commands of its manual pages (left out whatever the language).
+ */
+export function devSources(labelsFile: string): { words: Set<string>; commands: Set<string> } {
+  const devWords = new Set<string>();
+  const devCommands = new Set<string>();
+  if (existsSync(labelsFile))
+    for (const line of readFileSync(labelsFile, 'utf8').split('\n').filter(Boolean)) {
+      const d = JSON.parse(line) as { pages: { source?: string; recipe?: { other?: string } }[] };
+      for (const p of d.pages)
+        for (const s of [p.source ?? '', p.recipe?.other ?? '']) {
+          const m = /^man-(.+?)(-(de|fr|ru))? p\d+$/.exec(s);
+          if (m) devCommands.add(m[1]);
+          for (const w of s.split(/[\s_.-]+/)) if (w.length >= 3 && !/^p\d+$/.test(w)) devWords.add(w.toLowerCase());
+        }
+    }
+  return { words: devWords, commands: devCommands };
+}
+
+/** manual pages with the languages in turn (first of each, second of each, …), so that each has its share */
+export function inTurn(byLang: Source[]): Source[] {
+  const manDocs: Source[] = [];
+  for (let i = 0; manDocs.length < byLang.length; i++)
+    for (const ml of MAN_LANGS) {
+      const d = byLang.filter((s) => s.lang === ml.lang)[i];
+      if (d) manDocs.push(d);
+    }
+  return manDocs;
 }
 
 interface CorpusPage {
@@ -779,20 +823,7 @@ function main(): number {
     );
     return 0;
   }
-  // the dev split's sources: words of their names (corpus documents sharing one are left out) and the commands of its
-  // manual pages (left out whatever the language)
-  const devWords = new Set<string>();
-  const devCommands = new Set<string>();
-  if (existsSync(dev))
-    for (const line of readFileSync(dev, 'utf8').split('\n').filter(Boolean)) {
-      const d = JSON.parse(line) as { pages: { source?: string; recipe?: { other?: string } }[] };
-      for (const p of d.pages)
-        for (const s of [p.source ?? '', p.recipe?.other ?? '']) {
-          const m = /^man-(.+?)(-(de|fr|ru))? p\d+$/.exec(s);
-          if (m) devCommands.add(m[1]);
-          for (const w of s.split(/[\s_.-]+/)) if (w.length >= 3 && !/^p\d+$/.test(w)) devWords.add(w.toLowerCase());
-        }
-    }
+  const { words: devWords, commands: devCommands } = devSources(dev);
   const work = join(out, 'work');
   const filesDir = join(out, 'files');
   rmSync(filesDir, { recursive: true, force: true });
@@ -802,13 +833,7 @@ function main(): number {
   // half the pages from manual pages (when there), spread over the four languages; the rest from the corpus
   const manShare = useMan ? (haveCorpus ? 0.5 : 1) : 0;
   const byLang = useMan ? manSources(work, devCommands, Math.ceil((want * manShare) / 4 / 1.5) + 3, next) : [];
-  // the languages in turn, so that each has its share of the manual pages
-  const manDocs: Source[] = [];
-  for (let i = 0; manDocs.length < byLang.length; i++)
-    for (const ml of MAN_LANGS) {
-      const d = byLang.filter((s) => s.lang === ml.lang)[i];
-      if (d) manDocs.push(d);
-    }
+  const manDocs = inTurn(byLang);
   const corpusDocs = haveCorpus ? corpusSources(corpus, devWords) : [];
   shuffleInPlace(corpusDocs, next);
   if (useMan)
