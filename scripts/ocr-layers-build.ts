@@ -18,115 +18,48 @@
  * split's two renderers, one a file, recorded as `recipe.renderer`:
  * - `tesseract-pdf`: Tesseract's own PDF (tesseract … pdf), its image and an invisible GlyphLessFont layer;
  * - `hocr` (about half the files): Tesseract's hOCR (tesseract … hocr, read by parseHocr), its lines written over the
- *   same JPEG the way OCRmyPDF's legacy hOCR renderer writes them (ocr-synth-build.ts's writePdf: invisible
- *   Helvetica, one BT a line at the hOCR baseline, font size the line's height less the baseline's offset, each word
- *   Tz-scaled to its box plus a space; coordinates on the hOCR's pixel grid). Like OCRmyPDF, which takes this
- *   renderer only for languages Latin-1 covers, a page OCR'd with Russian is always `tesseract-pdf` (the dev split
- *   has no Russian hocr page either); as there, only ocr_line, ocr_header and ocr_textfloat lines are written and
- *   ligatures are spelled out.
+ *   same JPEG the way OCRmyPDF's legacy hOCR renderer writes them (scripts/ocr-layer-writer.ts's writePdf, which
+ *   ocr-synth-build.ts writes with too: invisible Helvetica, one BT a line at the hOCR baseline, font size the line's
+ *   height less the baseline's offset, each word Tz-scaled to its box plus a space; coordinates on the hOCR's pixel
+ *   grid). Like OCRmyPDF, which takes this renderer only for languages Latin-1 covers, a page OCR'd with Russian is
+ *   always `tesseract-pdf` (the dev split has no Russian hocr page either); as there, only ocr_line, ocr_header and
+ *   ocr_textfloat lines are written and ligatures are spelled out.
  * The label: CER of the layer's text against the source page's text (pdftotext), each normalised as the dev split's
  * README says (NFKC, dashes and quotes folded, soft hyphens removed, white space collapsed), the smaller of content
  * order and layout order (-layout: line by line across the page), as the dev split takes the smaller of its two
  * orders for real OCR (Tesseract puts every word where the scan has it, so an order that differs from the original's
  * is the original's); class good ≤ 0.05 < fair ≤ 0.25 < poor. Content order: `pdftotext -raw` of a tesseract-pdf
- * layer; of an hocr layer, its words as written (ocr-synth-build.ts's layerText says why not pdftotext -raw there).
+ * layer; of an hocr layer, its words as written (ocr-layer-writer.ts's layerText says why not pdftotext -raw there).
  *
- * Sources: corpus pages labelled `text` (600–6,000 visible characters, two images at most), two pages per document at
- * most, none whose name shares a word with a dev-split source; and, when groff, man and the German, French and
- * Russian manual pages are there (default on; --no-man turns it off, --man asks for it with whatever languages are
- * there), about half the pages from manual pages typeset by `man -Tpdf` (ocr-synth-build.ts's manSources: English,
- * German, French and Russian in turn, Russian through its URW Nimbus font directory, commands the dev split does not
- * name), two pages of a manual page at most. One page a file. A layer under 40 characters (the page would route
- * `ocr`) is left out. Needs pdftoppm, pdftotext and pdfinfo (poppler-utils), cjpeg (libjpeg-turbo-progs) and
- * tesseract with eng, deu, fra and rus (tesseract-ocr-*); without them: a clean skip.
+ * Sources (scripts/ocr-split-sources.ts, shared with ocr-synth-build.ts): corpus pages labelled `text` (600–6,000
+ * visible characters, two images at most), two pages per document at most, none whose name shares a word with a
+ * dev-split source; and, when groff, man and the German, French and Russian manual pages are there (default on;
+ * --no-man turns it off, --man asks for it with whatever languages are there), about half the pages from manual pages
+ * typeset by `man -Tpdf` (ocr-split-sources.ts's manSources: English, German, French and Russian in turn, Russian
+ * through its URW Nimbus font directory, commands the dev split does not name), two pages of a manual page at most.
+ * One page a file. A layer under 40 characters (the page would route `ocr`) is left out. Needs pdftoppm, pdftotext and
+ * pdfinfo (poppler-utils), cjpeg (libjpeg-turbo-progs) and tesseract with eng, deu, fra and rus (tesseract-ocr-*);
+ * without them: a clean skip.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve, dirname, basename } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './fuzz';
-import { devSources, inTurn, layerText, MAN_LANGS, manSources, shuffleInPlace, writePdf, type Line, type Source } from './ocr-synth-build';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-
-export function have(tool: string, args: string[]): boolean {
-  try {
-    execFileSync(tool, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** the dev split README's normalisation */
-export function normalise(s: string): string {
-  return s
-    .normalize('NFKC')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u201f\u2033]/g, '"')
-    .replace(/\u00ad/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** Levenshtein distance over UTF-16 units, two rows */
-export function levenshtein(a: string, b: string): number {
-  if (a.length < b.length) [a, b] = [b, a];
-  let prev = new Uint32Array(b.length + 1);
-  let cur = new Uint32Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const sub = prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1);
-      const del = prev[j] + 1;
-      const ins = cur[j - 1] + 1;
-      cur[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length];
-}
-
-/** A binary PGM (P5, 8 bit) read, faded and noised in place, and written back. */
-export function degradePgm(file: string, contrast: number, noise: number, next: () => number): void {
-  const buf = readFileSync(file);
-  // header: P5, width, height, maxval, each separated by white space (no comments from pdftoppm)
-  const fields: string[] = [];
-  let p = 0;
-  while (fields.length < 4) {
-    while (/\s/.test(String.fromCharCode(buf[p]))) p++;
-    let tok = '';
-    while (!/\s/.test(String.fromCharCode(buf[p]))) tok += String.fromCharCode(buf[p++]);
-    fields.push(tok);
-  }
-  p++;
-  if (fields[0] !== 'P5' || fields[3] !== '255') throw new Error(`${file}: not an 8-bit binary PGM`);
-  const px = buf.subarray(p);
-  for (let i = 0; i < px.length; i++) {
-    // faint print: ink pulled towards the paper; then Gaussian noise (Box–Muller)
-    let v = 255 - (255 - px[i]) * contrast;
-    if (noise > 0) v += noise * Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
-    px[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
-  }
-  writeFileSync(file, buf);
-}
-
-interface CorpusPage {
-  page: number;
-  route: string;
-  visibleChars: number;
-  images: number;
-}
-
-/** a corpus file's name without its folder, its content-hash prefix and `.pdf` */
-export const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
+import { layerText, writePdf, type Line } from './ocr-layer-writer';
+import {
+  arg,
+  buildSetup,
+  corpusSources,
+  degradePgm,
+  foreignScript,
+  levenshtein,
+  manSources,
+  MAX_PAGES_PER_DOCUMENT,
+  normalise,
+  shuffleInPlace,
+  type Source,
+} from './ocr-split-sources';
 
 /**
  * The labels of several splits as one split's: each line's file (`files/NAME`) renamed `files/s<i>-NAME`, i counting
@@ -302,65 +235,39 @@ function main(): number {
     const end = rest.findIndex((a) => a.startsWith('--'));
     return merge(out, end < 0 ? rest : rest.slice(0, end));
   }
-  const corpus = resolve(arg('--corpus') ?? join(ROOT, '..', 'shared', 'corpus'));
-  const dev = resolve(ROOT, '..', 'shared', 'ocr-quality', 'labels.jsonl');
   const want = Number(arg('--pages') ?? 40);
   const next = prng(Number(arg('--seed') ?? 1));
-  const missing = [
-    ['pdftoppm', ['-v']],
-    ['pdftotext', ['-v']],
-    ['pdfinfo', ['-v']],
-    ['cjpeg', ['-version']],
-    ['tesseract', ['--version']],
-  ].filter(([t, a]) => !have(t as string, a as string[]));
-  const haveCorpus = existsSync(join(corpus, 'labels.jsonl'));
-  const manTools = have('groff', ['-v']) && have('man', ['--version']);
-  const manLangs = MAN_LANGS.every((l) => existsSync(l.dir));
-  const useMan = !process.argv.includes('--no-man') && manTools && (manLangs || process.argv.includes('--man'));
-  if (process.argv.includes('--man') && !manTools) console.log('ocr-layers-build: --man asked for, but groff or man is missing: corpus pages only');
-  if (missing.length || (!haveCorpus && !useMan)) {
-    console.log(
-      `ocr-layers-build: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no corpus at ${corpus} and no man/groff`})`,
-    );
-    return 0;
-  }
-  // the dev split's sources: a corpus document sharing a word of their names is left out, and so is a manual page of
-  // one of its commands (whatever the language)
-  const { words: devWords, commands: devCommands } = devSources(dev);
+  const setup = buildSetup('ocr-layers-build', { tools: [['tesseract', ['--version']]], manNeedsLanguages: true });
+  if (!setup) return 0;
+  const { corpus, haveCorpus, useMan } = setup;
   const files = join(out, 'files');
   const work = join(out, 'work');
   mkdirSync(files, { recursive: true });
   mkdirSync(work, { recursive: true });
   const candidates: Candidate[] = [];
-  if (haveCorpus)
-    for (const line of readFileSync(join(corpus, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean)) {
-      const d = JSON.parse(line) as { file: string; encrypted?: boolean; pages: CorpusPage[] };
-      if (d.encrypted || !d.file.startsWith('real/')) continue;
-      const words = stem(d.file)
-        .split(/[\s_.-]+/)
-        .map((w) => w.toLowerCase());
-      if (words.some((w) => devWords.has(w))) continue;
-      const pages = (d.pages ?? []).filter((p) => p.route === 'text' && p.images <= 2 && p.visibleChars >= 600 && p.visibleChars <= 6000);
-      // two pages of a document at most, so that no document weighs much
-      for (let k = 0; k < 2 && pages.length; k++) {
-        const page = pages.splice(Math.floor(next() * pages.length), 1)[0].page;
-        candidates.push({ pdf: join(corpus, d.file), page, name: stem(d.file), source: `${d.file} p${page}`, lang: 'eng' });
-      }
+  // the dev split's sources are left out: a corpus document sharing a word of their names, a manual page of one of
+  // their commands (whatever the language)
+  for (const d of haveCorpus ? corpusSources(corpus) : []) {
+    // MAX_PAGES_PER_DOCUMENT of its pages at random
+    const pages = d.pages.slice();
+    for (let k = 0; k < MAX_PAGES_PER_DOCUMENT && pages.length; k++) {
+      const page = pages.splice(Math.floor(next() * pages.length), 1)[0];
+      candidates.push({ pdf: d.pdf, page, name: d.name, source: `${d.file} p${page}`, lang: 'eng' });
     }
+  }
   // a seeded shuffle
   shuffleInPlace(candidates, next);
-  // manual pages: half the pages (all when there is no corpus), the languages in turn, two pages of each at most
+  // manual pages: half the pages (all when there is no corpus), the languages in turn, MAX_PAGES_PER_DOCUMENT of each at most
   const wantMan = useMan ? (haveCorpus ? Math.round(want / 2) : want) : 0;
   const manCands: Candidate[] = [];
   if (useMan) {
-    const docs = inTurn(manSources(work, devCommands, Math.ceil(wantMan / 4 / 1.5) + 3, next));
+    const docs = manSources('ocr-layers-build', work, Math.ceil(wantMan / 4 / 1.5) + 3, next);
     for (const d of docs) {
       const pages = d.pages.slice();
       shuffleInPlace(pages, next);
-      for (const page of pages.slice(0, 2).sort((a, b) => a - b))
+      for (const page of pages.slice(0, MAX_PAGES_PER_DOCUMENT).sort((a, b) => a - b))
         manCands.push({ pdf: d.pdf, page, name: d.name, source: `${d.name} p${page}`, lang: d.lang });
     }
-    console.log(`ocr-layers-build: ${docs.length} manual pages typeset (${[...devCommands].sort().join(', ')} left out: the dev split's)`);
   }
   const labels: string[] = [];
   const opts = { encoding: 'utf8' as const, maxBuffer: 1 << 28 };
@@ -376,11 +283,7 @@ function main(): number {
     const fromMan = manCands.includes(c);
     const truthRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
     const truthRead = normalise(execFileSync('pdftotext', ['-q', '-layout', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
-    const foreign =
-      c.lang === 'rus'
-        ? /[^\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]/u
-        : /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
-    if (truthRaw.length < 500 || foreign.test(truthRaw)) continue;
+    if (truthRaw.length < 500 || foreignScript(c.lang).test(truthRaw)) continue;
     const dpi = [300, 200, 150, 100, 72][Math.floor(next() * 5)];
     const contrast = next() < 0.25 ? 0.3 + 0.2 * next() : 1;
     const noise = next() < 0.4 ? [8, 15, 25][Math.floor(next() * 3)] : 0;

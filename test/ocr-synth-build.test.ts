@@ -6,7 +6,6 @@ import {
   confuse,
   dropLines,
   glueWords,
-  layerText,
   layIntoSpan,
   otherPage,
   shuffleLines,
@@ -14,8 +13,8 @@ import {
   substitute,
   wer,
   wordF1,
-  type Line,
 } from '../scripts/ocr-synth-build';
+import type { Line } from '../scripts/ocr-layer-writer';
 
 const TEXT = 'The quick brown fox jumps over the lazy dog while modern clerks model old words';
 const page = (n: number, tag = 'w'): Line[] =>
@@ -129,12 +128,9 @@ test('no-space glues words into one wider box; space-inserted splits words of 4+
   assert.equal(split[0].words[2].text, 'abc');
 });
 
-test('labels: WER, bag-of-words F1 and the layer text as read', () => {
+test('labels: WER and bag-of-words F1', () => {
   assert.equal(wer('a b c', 'a b c'), 0);
   assert.equal(wer('a x c', 'a b c'), 1 / 3);
   assert.equal(wordF1('c b a', 'a b c'), 1);
   assert.equal(wordF1('a b', 'a b c d'), 2 / 3);
-  assert.equal(layerText(page(2), false), 'w0x0 w0x1 w0x2 w1x0 w1x1 w1x2');
-  assert.equal(layerText([{ ...page(1)[0], words: [{ text: 'x⇒ё', x1: 0, x2: 1 }] }], false), 'x??');
-  assert.equal(layerText([{ ...page(1)[0], words: [{ text: 'x⇒ё', x1: 0, x2: 1 }] }], true), 'x?ё');
 });

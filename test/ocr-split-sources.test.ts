@@ -1,0 +1,105 @@
+// What both stand-in splits share about their sources (scripts/ocr-split-sources.ts): the dev split README's
+// normalisation and the edit distance their CER is measured with, the dev split's sources they leave out, and the
+// corpus page selection.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { corpusSources, devSources, foreignScript, levenshtein, normalise, stem } from '../scripts/ocr-split-sources';
+
+test('normalise folds what the dev split folds: NFKC, dashes, quotes, soft hyphens, white space', () => {
+  assert.equal(normalise('  ﬁne\u00ad-tuned \u2014 \u201cquoted\u201d \u2018it\u2019s\u2019\n\n\tnext  '), "fine-tuned - \"quoted\" 'it's' next");
+  assert.equal(normalise('a\u2212b\u2013c'), 'a-b-c');
+  assert.equal(normalise(''), '');
+});
+
+test('levenshtein counts substitutions, insertions and deletions, and is symmetric', () => {
+  assert.equal(levenshtein('kitten', 'sitting'), 3);
+  assert.equal(levenshtein('sitting', 'kitten'), 3);
+  assert.equal(levenshtein('', 'abc'), 3);
+  assert.equal(levenshtein('abc', ''), 3);
+  assert.equal(levenshtein('same', 'same'), 0);
+  assert.equal(levenshtein('ab', 'ba'), 2);
+  // against the plain definition on random strings
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const word = () => Array.from({ length: Math.floor(rnd() * 9) }, () => 'abc'[Math.floor(rnd() * 3)]).join('');
+  const slow = (a: string, b: string): number =>
+    !a.length
+      ? b.length
+      : !b.length
+        ? a.length
+        : Math.min(slow(a.slice(1), b) + 1, slow(a, b.slice(1)) + 1, slow(a.slice(1), b.slice(1)) + (a[0] === b[0] ? 0 : 1));
+  for (let i = 0; i < 60; i++) {
+    const a = word();
+    const b = word();
+    assert.equal(levenshtein(a, b), slow(a, b), `${a} / ${b}`);
+  }
+});
+
+test("devSources: the words of the dev split's source names and the commands of its manual pages, whatever the language", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ocr-split-sources-'));
+  try {
+    assert.deepEqual(devSources(join(dir, 'none.jsonl')), { words: new Set(), commands: new Set() });
+    const labels = join(dir, 'labels.jsonl');
+    writeFileSync(
+      labels,
+      [
+        { pages: [{ source: 'man-ls-de p2' }, { source: 'Annual_report.2019 p3', recipe: { other: 'man-tar p1' } }] },
+        { pages: [{ source: 'man-passwd p1' }, {}] },
+      ]
+        .map((d) => JSON.stringify(d))
+        .join('\n') + '\n',
+    );
+    const { words, commands } = devSources(labels);
+    assert.deepEqual([...commands].sort(), ['ls', 'passwd', 'tar']);
+    assert.deepEqual([...words].sort(), ['2019', 'annual', 'man', 'passwd', 'report', 'tar']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('corpusSources: real, unencrypted documents sharing no word with the dev split, their text pages of 600–6,000 characters and two images at most', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ocr-split-sources-'));
+  try {
+    const page = (page: number, visibleChars: number, images = 0, route = 'text') => ({ page, route, visibleChars, images });
+    writeFileSync(
+      join(dir, 'labels.jsonl'),
+      [
+        {
+          file: 'real/0123456789ab-field_guide.pdf',
+          pages: [page(1, 599), page(2, 600), page(3, 6000), page(4, 6001), page(5, 900, 3), page(6, 900, 2), page(7, 900, 0, 'ocr')],
+        },
+        { file: 'real/annual-report.pdf', pages: [page(1, 900)] },
+        { file: 'real/locked.pdf', encrypted: true, pages: [page(1, 900)] },
+        { file: 'synthetic/made.pdf', pages: [page(1, 900)] },
+        { file: 'real/scanned.pdf', pages: [page(1, 900, 0, 'ocr')] },
+        { file: 'real/notes.pdf', pages: [page(2, 1000)] },
+      ]
+        .map((d) => JSON.stringify(d))
+        .join('\n') + '\n',
+    );
+    assert.deepEqual(corpusSources(dir, new Set(['report'])), [
+      {
+        name: 'field_guide',
+        file: 'real/0123456789ab-field_guide.pdf',
+        pdf: join(dir, 'real/0123456789ab-field_guide.pdf'),
+        pages: [2, 3, 6],
+        lang: 'eng',
+      },
+      { name: 'notes', file: 'real/notes.pdf', pdf: join(dir, 'real/notes.pdf'), pages: [2], lang: 'eng' },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('stem drops the folder, the content-hash prefix and .pdf; foreignScript lets Cyrillic through for Russian only', () => {
+  assert.equal(stem('real/0123456789ab-field_guide.pdf'), 'field_guide');
+  assert.equal(stem('real/field_guide.pdf'), 'field_guide');
+  assert.equal(foreignScript('eng').test('naïve – “x” ≥ 1'), false);
+  assert.equal(foreignScript('eng').test('привет'), true);
+  assert.equal(foreignScript('rus').test('привет, ls -l'), false);
+  assert.equal(foreignScript('rus').test('日本'), true);
+});
