@@ -54,6 +54,7 @@ import {
   degradePgm,
   foreignScript,
   levenshtein,
+  labelClass,
   manSources,
   MAX_PAGES_PER_DOCUMENT,
   normalise,
@@ -336,7 +337,7 @@ function main(): number {
     const cerRaw = levenshtein(layerRaw, truthRaw) / truthRaw.length;
     const cerRead = levenshtein(layerRead, truthRead) / truthRead.length;
     const cer = Math.min(cerRaw, cerRead);
-    const cls = cer <= 0.05 ? 'good' : cer <= 0.25 ? 'fair' : 'poor';
+    const cls = labelClass(cer);
     const degrade: Record<string, number> = {};
     if (noise) degrade.noise = noise;
     if (contrast < 1) degrade.contrast = Math.round(contrast * 100) / 100;

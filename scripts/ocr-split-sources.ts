@@ -49,6 +49,11 @@ export function normalise(s: string): string {
     .trim();
 }
 
+/** the dev split README's classes: good up to 5 % CER, fair up to 25 %, poor past it (poor = reocr) */
+export function labelClass(cer: number): 'good' | 'fair' | 'poor' {
+  return cer <= 0.05 ? 'good' : cer <= 0.25 ? 'fair' : 'poor';
+}
+
 /** Levenshtein distance over UTF-16 units, two rows */
 export function levenshtein(a: string, b: string): number {
   if (a.length < b.length) [a, b] = [b, a];

@@ -35,6 +35,7 @@ import {
   degradePgm,
   foreignScript,
   levenshtein,
+  labelClass,
   manSources,
   MAX_PAGES_PER_DOCUMENT,
   normalise,
@@ -554,7 +555,7 @@ function main(): number {
         execFileSync('pdftotext', ['-q', '-raw', '-f', `${i + 1}`, '-l', `${i + 1}`, pdf, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 }),
       );
       const cerRaw = levenshtein(raw, p.truth) / p.truth.length;
-      const cls = cer <= 0.05 ? 'good' : cer <= 0.25 ? 'fair' : 'poor';
+      const cls = labelClass(cer);
       console.log(
         `${name} p${i + 1}: ${p.src.name} p${p.page} ${r.corruption}${r.rate !== undefined ? ` rate ${r.rate}` : ''}${r.frac !== undefined ? ` frac ${r.frac} ${r.mode}` : ''}${r.shift !== undefined ? ` shift ${r.shift}` : ''}${r.other ? ` other ${r.other}` : ''}: CER ${cer.toFixed(3)} (${cls}; pdftotext -raw ${cerRaw.toFixed(3)})`,
       );

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusSources, devSources, foreignScript, levenshtein, normalise, stem } from '../scripts/ocr-split-sources';
+import { corpusSources, devSources, foreignScript, labelClass, levenshtein, normalise, stem } from '../scripts/ocr-split-sources';
 
 test('normalise folds what the dev split folds: NFKC, dashes, quotes, soft hyphens, white space', () => {
   assert.equal(normalise('  ﬁne\u00ad-tuned \u2014 \u201cquoted\u201d \u2018it\u2019s\u2019\n\n\tnext  '), "fine-tuned - \"quoted\" 'it's' next");
@@ -102,4 +102,13 @@ test('stem drops the folder, the content-hash prefix and .pdf; foreignScript let
   assert.equal(foreignScript('eng').test('привет'), true);
   assert.equal(foreignScript('rus').test('привет, ls -l'), false);
   assert.equal(foreignScript('rus').test('日本'), true);
+});
+
+test("labelClass: the dev split README's cut-offs, each bound inclusive", () => {
+  assert.equal(labelClass(0), 'good');
+  assert.equal(labelClass(0.05), 'good');
+  assert.equal(labelClass(0.0501), 'fair');
+  assert.equal(labelClass(0.25), 'fair');
+  assert.equal(labelClass(0.2501), 'poor');
+  assert.equal(labelClass(1.4), 'poor');
 });
