@@ -637,6 +637,9 @@ function codePointAt(s: string, i: number, end: number): number {
  * not words (a Caesar-shifted font's text read as one-letter runs judged nothing).
  */
 function nonWords(s: string, a: Language, b: Language): number {
+  // the two pairs a word can be judged under, worked out once a page
+  const pagePair = languagesFor(false, a, b);
+  const cyrillicPair = languagesFor(true, a, b);
   let words = 0;
   let non = 0;
   const n = s.length;
@@ -685,7 +688,7 @@ function nonWords(s: string, a: Language, b: Language): number {
       if (letters > 0) {
         words++;
         if (others === 0 && letters >= 2) {
-          const [x, y] = languagesFor(cyrillic, a, b);
+          const [x, y] = cyrillic ? cyrillicPair : pagePair;
           if (wordBitsIn(s, p, q, x, y) > NONWORD_BITS) non++;
         }
       }
