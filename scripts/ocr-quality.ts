@@ -39,12 +39,16 @@ interface LabelPage {
   cer: number;
   reocr: boolean;
   class: string;
-  recipe: { kind: string; corruption?: string };
+  source?: string;
+  recipe: { kind: string; corruption?: string; renderer?: string };
 }
 interface Row {
   file: string;
   page: number;
   kind: string;
+  /** how the layer was written (tesseract-pdf, hocr; synthetic layers as hOCR) and where the page came from (a manual page or a real-world document) */
+  renderer: string;
+  source: 'manual' | 'document';
   cer: number;
   reocr: boolean;
   score: number;
@@ -118,6 +122,34 @@ function judge(cli: string, out: string, kept: boolean): number {
   }
   log(uncaught.length ? `  kinds with poor pages none of which is caught: ${uncaught.join(', ')}` : '  every kind with poor pages has some caught');
   uncaught = uncaught.sort();
+
+  // the same figures by kind of page: the dev split's real-OCR pages come from manual pages and real-world documents,
+  // written by two renderers, and a stand-in split is only like it if its parts are
+  log('\nby kind of page (Spearman / AUROC / decisions)');
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const base = r.kind === 'tesseract' ? `tesseract, ${r.renderer}` : 'synthetic';
+    for (const key of [base, `${base.split(',')[0]}, ${r.source} pages`]) groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const [key, rs] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    const right = rs.filter((r) => r.decision === r.reocr).length;
+    const s = rs.map((r) => r.score);
+    const figs =
+      rs.length >= 2
+        ? `${spearman(
+            s,
+            rs.map((r) => -r.cer),
+          ).toFixed(3)} / ${
+            rs.some((r) => r.reocr) && rs.some((r) => !r.reocr)
+              ? auroc(
+                  s,
+                  rs.map((r) => r.reocr),
+                ).toFixed(3)
+              : '  –  '
+          }`
+        : '  –   /   –  ';
+    log(`  ${key.padEnd(34)} ${String(rs.length).padStart(4)} pages  ${figs} / ${((100 * right) / rs.length).toFixed(1)} %`);
+  }
 
   // the pages decided wrong, with the signals that decided them: where to look first when a figure moves
   const wrong = rows.filter((r) => r.decision !== r.reocr);
@@ -327,6 +359,8 @@ function join_(records: string): Row[] {
         file: name,
         page: p.page,
         kind: p.recipe.kind === 'synthetic' ? `synthetic/${p.recipe.corruption}` : p.recipe.kind,
+        renderer: p.recipe.renderer ?? (p.recipe.kind === 'synthetic' ? 'hocr' : 'unknown'),
+        source: /^man-/.test(p.source ?? '') ? 'manual' : 'document',
         cer: p.cer,
         reocr: p.reocr,
         score: q?.score ?? 0.5,
