@@ -58,6 +58,7 @@ import {
   manSources,
   MAX_PAGES_PER_DOCUMENT,
   normalise,
+  readPgm,
   shuffleInPlace,
   type Source,
 } from './ocr-split-sources';
@@ -180,13 +181,6 @@ export function hocrLines(lines: HocrLine[], dpi: number): Line[] {
   return out;
 }
 
-/** width and height of a binary PGM */
-function pgmSize(file: string): { width: number; height: number } {
-  const head = /^P5\s+(\d+)\s+(\d+)\s/.exec(readFileSync(file).subarray(0, 40).toString('latin1'));
-  if (!head) throw new Error(`${file}: not a binary PGM`);
-  return { width: Number(head[1]), height: Number(head[2]) };
-}
-
 /** --merge: the splits' files hard-linked (copied when a link fails) into OUT/files, and their merged labels */
 function merge(out: string, dirs: string[]): number {
   const missing = dirs.filter((d) => !existsSync(join(d, 'labels.jsonl')));
@@ -305,7 +299,7 @@ function main(): number {
     if (renderer === 'hocr') {
       execFileSync('tesseract', [jpg, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
       const lines = hocrLines(parseHocr(readFileSync(join(work, `${name}.hocr`), 'utf8')).lines, dpi);
-      const img = pgmSize(pgm);
+      const img = readPgm(pgm);
       const g = 72 / dpi;
       writeFileSync(
         pdf,

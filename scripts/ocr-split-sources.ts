@@ -74,21 +74,20 @@ export function levenshtein(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** A binary PGM (P5, 8 bit) read, faded and noised in place, and written back. */
-export function degradePgm(file: string, contrast: number, noise: number, next: () => number): void {
+/**
+ * A binary 8-bit PGM as pdftoppm writes it (P5, width, height, 255, each after white space, one white-space byte
+ * before the pixels, no comments): the file's bytes, its size, and its pixels as a view into those bytes.
+ */
+export function readPgm(file: string): { buf: Buffer; width: number; height: number; pixels: Buffer } {
   const buf = readFileSync(file);
-  // header: P5, width, height, maxval, each separated by white space (no comments from pdftoppm)
-  const fields: string[] = [];
-  let p = 0;
-  while (fields.length < 4) {
-    while (/\s/.test(String.fromCharCode(buf[p]))) p++;
-    let tok = '';
-    while (!/\s/.test(String.fromCharCode(buf[p]))) tok += String.fromCharCode(buf[p++]);
-    fields.push(tok);
-  }
-  p++;
-  if (fields[0] !== 'P5' || fields[3] !== '255') throw new Error(`${file}: not an 8-bit binary PGM`);
-  const px = buf.subarray(p);
+  const head = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(buf.subarray(0, 40).toString('latin1'));
+  if (!head) throw new Error(`${file}: not an 8-bit binary PGM`);
+  return { buf, width: Number(head[1]), height: Number(head[2]), pixels: buf.subarray(head[0].length) };
+}
+
+/** A binary PGM read, faded and noised in place, and written back. */
+export function degradePgm(file: string, contrast: number, noise: number, next: () => number): void {
+  const { buf, pixels: px } = readPgm(file);
   for (let i = 0; i < px.length; i++) {
     // faint print: ink pulled towards the paper; then Gaussian noise (Box–Muller)
     let v = 255 - (255 - px[i]) * contrast;

@@ -39,6 +39,7 @@ import {
   manSources,
   MAX_PAGES_PER_DOCUMENT,
   normalise,
+  readPgm,
   shuffleInPlace,
   type Rnd,
   type Source,
@@ -418,13 +419,10 @@ export function parseBbox(xml: string): { width: number; height: number; lines: 
 
 /** paper tint: the PGM's white pulled down to `paper` (ink stays dark) */
 function tintPgm(file: string, paper: number): { width: number; height: number } {
-  const buf = readFileSync(file);
-  const head = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(buf.subarray(0, 40).toString('latin1'));
-  if (!head) throw new Error(`${file}: not an 8-bit binary PGM`);
-  const px = buf.subarray(head[0].length);
+  const { buf, width, height, pixels: px } = readPgm(file);
   for (let i = 0; i < px.length; i++) px[i] = Math.round((px[i] * paper) / 255);
   writeFileSync(file, buf);
-  return { width: Number(head[1]), height: Number(head[2]) };
+  return { width, height };
 }
 
 interface PageText {
