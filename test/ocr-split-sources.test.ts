@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusSources, devSources, foreignScript, labelClass, levenshtein, normalise, stem } from '../scripts/ocr-split-sources';
+import { corpusSources, devSources, foreignScript, labelClass, levenshtein, normalise, readPgm, stem } from '../scripts/ocr-split-sources';
 
 test('normalise folds what the dev split folds: NFKC, dashes, quotes, soft hyphens, white space', () => {
   assert.equal(normalise('  ﬁne\u00ad-tuned \u2014 \u201cquoted\u201d \u2018it\u2019s\u2019\n\n\tnext  '), "fine-tuned - \"quoted\" 'it's' next");
@@ -111,4 +111,19 @@ test("labelClass: the dev split README's cut-offs, each bound inclusive", () => 
   assert.equal(labelClass(0.25), 'fair');
   assert.equal(labelClass(0.2501), 'poor');
   assert.equal(labelClass(1.4), 'poor');
+});
+
+test('readPgm: the size and the pixels of an 8-bit binary PGM, and a clear error for anything else', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pgm-'));
+  try {
+    const file = join(dir, 'a.pgm');
+    // a pixel value of 10 (a white-space byte) first: the header ends after exactly one white-space byte
+    writeFileSync(file, Buffer.concat([Buffer.from('P5\n3 2\n255\n', 'latin1'), Buffer.from([10, 20, 30, 40, 50, 60])]));
+    const img = readPgm(file);
+    assert.deepEqual([img.width, img.height, [...img.pixels]], [3, 2, [10, 20, 30, 40, 50, 60]]);
+    writeFileSync(file, Buffer.from('P2\n3 2\n255\n1 2 3 4 5 6\n', 'latin1'));
+    assert.throws(() => readPgm(file), /not an 8-bit binary PGM/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
