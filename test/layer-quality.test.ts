@@ -231,6 +231,18 @@ function inkWhere(m: InkMap, at: (col: number, row: number) => boolean): number 
   return sum;
 }
 
+/** textInkMissed is the share of the text's ink that `missing` holds (to 0.03), against the ink of the text the layer covers */
+function assertTextMissed(
+  q: { textInkMissed: number },
+  m: InkMap,
+  missing: (col: number, row: number) => boolean,
+  covered: (col: number, row: number) => boolean,
+): void {
+  const missed = inkWhere(m, missing);
+  const kept = inkWhere(m, covered);
+  assert.ok(Math.abs(q.textInkMissed - missed / (missed + kept)) < 0.03, JSON.stringify(q));
+}
+
 function runAt(text: string, col0: number, col1: number, row0: number, row1: number, h: number): GlyphRun {
   return { text, rect: [col0, h - row1, col1, h - row0], visibility: 'invisible', font: 'F1', size: 2, hScale: 1, chars: text.length };
 }
@@ -321,10 +333,8 @@ test('text-like missing ink: solid bars are not text, a dropped bold heading is'
   const m = inkMapOf(40, H, (c, r) => (text(c, r) ? (gap(c) ? 12 : 40) : bar(c, r) ? 200 : heading(c, r) ? (gap(c) ? 20 : 70) : 0));
   const covered = [runAt('words', 5, 35, 5, 7, H), runAt('words', 5, 35, 10, 12, H)];
   const q = inkCoverage(m, covered);
-  const headingInk = inkWhere(m, heading);
-  const textInk = inkWhere(m, text);
   // the bars (3 × 8 × 3 samples of 200) are uncovered ink but not text; the heading is the only text missing
-  assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
+  assertTextMissed(q, m, heading, text);
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
 });
 
@@ -341,10 +351,8 @@ test('text-like missing ink: a black title bar with white type is a filled shape
   const gap = (c: number) => c % 6 === 5;
   const m = inkMapOf(W, H, (c, r) => (text(c, r) ? (gap(c) ? 20 : 60) : bar(c, r) ? (gap(c) ? 90 : 200) : heading(c, r) ? (gap(c) ? 30 : 90) : 0));
   const q = inkCoverage(m, [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)]);
-  const headingInk = inkWhere(m, heading);
-  const textInk = inkWhere(m, text);
   // the heading is the only text missing; the bar is most of the uncovered ink
-  assert.ok(Math.abs(q.textInkMissed - headingInk / (headingInk + textInk)) < 0.03, JSON.stringify(q));
+  assertTextMissed(q, m, heading, text);
   assert.ok(q.inkMissed > 0.6, JSON.stringify(q));
 });
 
@@ -358,10 +366,8 @@ test('text-like missing ink: on a page of text alone a dropped paragraph of dens
   const dropped = (c: number, r: number) => line(c, r) && r >= 20;
   const m = inkMapOf(W, H, (c, r) => (!line(c, r) ? 0 : c % 6 === 5 ? 40 : c % 3 ? 100 : 120), 110);
   const q = inkCoverage(m, [runAt('words', 5, 75, 5, 7, H), runAt('words', 5, 75, 10, 12, H)]);
-  const droppedInk = inkWhere(m, dropped);
-  const coveredInk = inkWhere(m, line) - droppedInk;
   // the paragraph is three fifths of the text, all of it missing
-  assert.ok(Math.abs(q.textInkMissed - droppedInk / (droppedInk + coveredInk)) < 0.03, JSON.stringify(q));
+  assertTextMissed(q, m, dropped, (c, r) => line(c, r) && r < 20);
 });
 
 test('text-like missing ink: a rule and a logo in large type are not dropped text, a dropped line of the same width is', () => {
