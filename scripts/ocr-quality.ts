@@ -46,7 +46,7 @@ interface Row {
   file: string;
   page: number;
   kind: string;
-  /** how the layer was written (tesseract-pdf, hocr; synthetic layers as hOCR) and where the page came from (a manual page or a real-world document) */
+  /** how a real-OCR layer was written (tesseract-pdf or hocr) and where the page came from (a manual page or a real-world document) */
   renderer: string;
   source: 'manual' | 'document';
   cer: number;
@@ -128,27 +128,32 @@ function judge(cli: string, out: string, kept: boolean): number {
   log('\nby kind of page (Spearman / AUROC / decisions)');
   const groups = new Map<string, Row[]>();
   for (const r of rows) {
-    const base = r.kind === 'tesseract' ? `tesseract, ${r.renderer}` : 'synthetic';
-    for (const key of [base, `${base.split(',')[0]}, ${r.source} pages`]) groups.set(key, [...(groups.get(key) ?? []), r]);
+    const family = r.kind === 'tesseract' ? 'tesseract' : 'synthetic';
+    for (const key of [family === 'tesseract' ? `tesseract, ${r.renderer}` : family, `${family}, ${r.source} pages`]) {
+      const g = groups.get(key);
+      if (g) g.push(r);
+      else groups.set(key, [r]);
+    }
   }
   for (const [key, rs] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const right = rs.filter((r) => r.decision === r.reocr).length;
     const s = rs.map((r) => r.score);
-    const figs =
+    const rho =
       rs.length >= 2
-        ? `${spearman(
+        ? spearman(
             s,
             rs.map((r) => -r.cer),
-          ).toFixed(3)} / ${
-            rs.some((r) => r.reocr) && rs.some((r) => !r.reocr)
-              ? auroc(
-                  s,
-                  rs.map((r) => r.reocr),
-                ).toFixed(3)
-              : '  –  '
-          }`
-        : '  –   /   –  ';
-    log(`  ${key.padEnd(34)} ${String(rs.length).padStart(4)} pages  ${figs} / ${((100 * right) / rs.length).toFixed(1)} %`);
+          ).toFixed(3)
+        : '  –  ';
+    // AUROC needs pages of both kinds
+    const area =
+      rs.some((r) => r.reocr) && rs.some((r) => !r.reocr)
+        ? auroc(
+            s,
+            rs.map((r) => r.reocr),
+          ).toFixed(3)
+        : '  –  ';
+    log(`  ${key.padEnd(34)} ${String(rs.length).padStart(4)} pages  ${rho} / ${area} / ${((100 * right) / rs.length).toFixed(1)} %`);
   }
 
   // the pages decided wrong, with the signals that decided them: where to look first when a figure moves
@@ -359,7 +364,7 @@ function join_(records: string): Row[] {
         file: name,
         page: p.page,
         kind: p.recipe.kind === 'synthetic' ? `synthetic/${p.recipe.corruption}` : p.recipe.kind,
-        renderer: p.recipe.renderer ?? (p.recipe.kind === 'synthetic' ? 'hocr' : 'unknown'),
+        renderer: p.recipe.renderer ?? 'unknown',
         source: /^man-/.test(p.source ?? '') ? 'manual' : 'document',
         cer: p.cer,
         reocr: p.reocr,
