@@ -53,3 +53,37 @@ test('--layer-quality adds the score to ocr-layer pages, a table column and the 
   const text = JSON.parse(run('--json', '--text-layer')) as { pages: { textLayer?: { text: string; runs: unknown[] } }[] };
   assert.ok(text.pages.some((p) => p.textLayer && p.textLayer.runs.length > 0 && p.textLayer.text.length > 0));
 });
+
+test('--text-layer with --layer-quality says where the scan has text the layer lacks: on the partial layer only, never without the score', (t) => {
+  if (!existsSync(CLI)) {
+    t.skip('dist/cli.js is missing (npm test builds it first)');
+    return;
+  }
+  // p1 and p3 a good layer over the whole paragraph, p2 garbage over it, p4 only its first line (test/fixtures/e2e/README.md)
+  const fixture = join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf');
+  const records = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, 'classify', '--json', ...args, fixture], { encoding: 'utf8' });
+    assert.equal(r.status === 0 || r.status === 1, true, r.stderr);
+    return (
+      JSON.parse(r.stdout) as {
+        pages: {
+          page: number;
+          layerQuality?: { signals: Record<string, unknown> };
+          textLayer?: { runs: { rect: number[] }[]; missingText?: number[][] };
+        }[];
+      }
+    ).pages;
+  };
+  const pages = records('--layer-quality', '--text-layer');
+  for (const p of pages.filter((q) => q.page !== 4)) assert.equal(p.textLayer?.missingText, undefined, `page ${p.page}`);
+  const partial = pages.find((p) => p.page === 4)!;
+  const regions = partial.textLayer!.missingText!;
+  assert.ok(regions.length > 5 && regions.length <= 32, JSON.stringify(regions));
+  assert.ok((partial.layerQuality!.signals.textInkMissed as number) > 0.5);
+  // the regions lie below the layer's only line, inside the page
+  const lineBottom = Math.min(...partial.textLayer!.runs.map((r) => r.rect[1]));
+  for (const [x0, y0, x1, y1] of regions)
+    assert.ok(x0 >= 0 && x1 <= 612 && y0 < y1 && y1 <= lineBottom + 1, JSON.stringify([x0, y0, x1, y1, lineBottom]));
+  // without the score there is no such evidence
+  for (const p of records('--text-layer')) assert.equal(p.textLayer?.missingText, undefined);
+});

@@ -7,6 +7,7 @@ import {
   MAX_BOXES_PER_PAGE,
   MAX_FONTS_PER_PAGE,
   MAX_RUN_TEXT,
+  MAX_MISSING_PER_PAGE,
   MAX_RUNS_PER_PAGE,
   pageTextLayerOf,
   PREVIEW_MAX_RUNS_PER_MESSAGE,
@@ -389,6 +390,27 @@ test("a page's text layer for the webview: the first MAX_RUNS_PER_PAGE runs, str
   assert.deepEqual(Object.keys(p.runs[1]).sort(), ['font', 'rect', 'size', 'text', 'visibility']);
   const small = pageTextLayerOf(1, { runs: [run(1)], runCount: 1, text: 'w1', cut: 'tounicode' });
   assert.equal(small.cut, 'tounicode');
+  assert.equal(small.missing, undefined, 'no regions of missing text: none sent');
+});
+
+test("a page's text layer carries where the scan has text the layer lacks, at most MAX_MISSING_PER_PAGE regions, and the validator keeps only rectangles", () => {
+  const regions = Array.from({ length: MAX_MISSING_PER_PAGE + 3 }, (_, k) => [10 * k, 0, 10 * k + 5, 8] as [number, number, number, number]);
+  const p = pageTextLayerOf(2, { runs: [run(1)], runCount: 1, text: 'w1', missingText: regions });
+  assert.deepEqual(p.missing, regions.slice(0, MAX_MISSING_PER_PAGE));
+  const m = parseHostMessage({
+    type: 'textLayer',
+    report: 1,
+    pages: [{ page: 2, runs: [], runCount: 0, missing: [[0, 0, 1], 'x', [1, 2, 3, 4], [0, 0, Infinity, 1], ...regions] }],
+  });
+  assert.ok(m?.type === 'textLayer');
+  assert.deepEqual(
+    m.pages[0].missing,
+    [[1, 2, 3, 4], ...regions.slice(0, MAX_MISSING_PER_PAGE - 4)],
+    'the first MAX_MISSING_PER_PAGE entries, bad ones dropped',
+  );
+  const none = parseHostMessage({ type: 'textLayer', report: 1, pages: [{ page: 2, runs: [], runCount: 0, missing: 'all' }] });
+  assert.ok(none?.type === 'textLayer');
+  assert.equal(none.pages[0].missing, undefined);
 });
 
 test('text-layer messages respect the run and page caps, keep pages whole and in order, and lose none', () => {

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { type Language, languageEvidence, wordBits } from '../src/analyzer/layerQuality/language';
-import { inkCoverage, layerQuality, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
+import { inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
 import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
@@ -297,6 +297,57 @@ test('text-like missing ink: a dropped line counts, a form frame does not', () =
   // two of four lines dropped: half the text ink is missing, the frame still does not count
   assert.ok(Math.abs(half.textInkMissed - 0.5) < 0.05, JSON.stringify(half));
   assert.ok(half.inkMissed > half.textInkMissed, JSON.stringify(half));
+  // where: the two dropped lines' boxes in page space (rows 15-16 and 20-21, columns 5-34), the frame never
+  assert.deepEqual(all.missed, []);
+  assert.deepEqual(half.missed, [
+    [5, H - 17, 35, H - 15],
+    [5, H - 22, 35, H - 20],
+  ]);
+});
+
+test('where text is missing: the blobs with the most ink first, at most MAX_MISSING_REGIONS', () => {
+  const W = 200;
+  const H = 120;
+  // one covered line (rows 2-3) and 40 dropped words, four rows of ten (rows 10-11, 20-21, 30-31, 40-41), word k
+  // 3 + k % 7 samples wide at 18-sample pitch
+  const word = (c: number, r: number) => {
+    const row = [10, 20, 30, 40].findIndex((l) => r === l || r === l + 1);
+    if (row < 0 || c % 18 >= 3 + ((row * 10 + Math.floor(c / 18)) % 7) || c >= 180) return -1;
+    return row * 10 + Math.floor(c / 18);
+  };
+  const m = inkMapOf(W, H, (c, r) => ((r === 2 || r === 3) && c < 180 ? 90 : word(c, r) >= 0 ? 90 : 0));
+  const q = inkCoverage(m, [runAt('words', 0, 180, 2, 4, H)]);
+  assert.equal(q.missed.length, MAX_MISSING_REGIONS);
+  // the widest words (9 samples) first, then 8, …: each region's width never grows down the list
+  const widths = q.missed.map((r) => r[2] - r[0]);
+  assert.equal(widths[0], 9);
+  for (let i = 1; i < widths.length; i++) assert.ok(widths[i] <= widths[i - 1], JSON.stringify(widths));
+  // every region is a dropped word's box: two rows tall, on a word row
+  for (const r of q.missed) {
+    assert.equal(r[3] - r[1], 2, JSON.stringify(r));
+    assert.ok([10, 20, 30, 40].includes(H - r[3]), JSON.stringify(r));
+  }
+});
+
+test('where text is missing: a speck of the missing ink under a hundredth of it is counted but not shown', () => {
+  const H = 30;
+  // a covered line (rows 2-3) and a dropped one (rows 10-11), columns 0-99 (letters 90, every sixth column a gap of 30:
+  // an even bar is a rule), and a speck of two samples of 60 (row 20)
+  const line = (c: number, r: number) => (r === 2 || r === 3 || r === 10 || r === 11) && c < 100;
+  const speck = (c: number, r: number) => r === 20 && (c === 150 || c === 151);
+  const covered = [runAt('words', 0, 100, 2, 4, H)];
+  const without = inkCoverage(
+    inkMapOf(160, H, (c, r) => (line(c, r) ? (c % 6 === 5 ? 30 : 90) : 0)),
+    covered,
+  );
+  const q = inkCoverage(
+    inkMapOf(160, H, (c, r) => (line(c, r) ? (c % 6 === 5 ? 30 : 90) : speck(c, r) ? 60 : 0)),
+    covered,
+  );
+  // the speck reads as text (the score counts it) but holds under 1 % of the missing ink: only the line is shown
+  assert.ok(q.textInkMissed > without.textInkMissed, JSON.stringify([q, without]));
+  assert.deepEqual(q.missed, [[0, H - 12, 100, H - 10]]);
+  assert.deepEqual(without.missed, q.missed);
 });
 
 test("text-like missing ink: a form's shaded entry box with thick edges is not text, the same box written in is", () => {
@@ -384,9 +435,10 @@ test('text-like missing ink: a rule and a logo in large type are not dropped tex
     m,
     [5, 10, 15].map((l) => runAt('words', 5, 35, l, l + 2, H)),
   );
-  // only the dropped line is missing text: a quarter of the body's ink
+  // only the dropped line is missing text: a quarter of the body's ink, and its box (rows 50-51) the only region
   assert.ok(Math.abs(q.textInkMissed - 0.25) < 0.03, JSON.stringify(q));
   assert.ok(q.inkMissed > 0.5, JSON.stringify(q));
+  assert.deepEqual(q.missed, [[5, H - 52, 35, H - 50]]);
 });
 
 test('nonWords: on a page that reads likeliest as Latin languages, Cyrillic words are judged under Russian', () => {

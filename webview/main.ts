@@ -140,6 +140,16 @@ const legend = h(
     h('span', { class: 'swatch lq-poor' }),
     ' poor, re-OCR ',
   ),
+  h(
+    'span',
+    {
+      class: 'legend-missing',
+      title: 'Where the scan has ink that reads as text but no word of the layer covers it: what the score counts as missing',
+    },
+    ' · ',
+    h('span', { class: 'swatch missing' }),
+    ' text the layer lacks ',
+  ),
   textInfo,
 );
 /** The string of the glyph run under the pointer or the keyboard focus. */
@@ -688,7 +698,6 @@ function drawText(s: Slot): void {
   const viewport = s.page.getViewport({ scale });
   const frag = document.createDocumentFragment();
   layer.runs.forEach((r, i) => {
-    const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(r.rect) as number[];
     // a run of a graded OCR layer is filled with the page's grade, or its word's where the page's text is judged
     // wrong (layerColors.ts); its border still says how it shows
     const q = runQuality(route, quality, r.visibility, r.likelihood);
@@ -701,25 +710,59 @@ function drawText(s: Slot): void {
       'aria-describedby': 'run-tip',
       'aria-label': `${r.text} (${VIS_LABEL[r.visibility]}${q ? `; OCR layer ${q.grade}${q.reocr ? ', re-OCR advised' : ''}${q.likelihood !== undefined ? `; word ${wordGrade(q.likelihood)}, likelihood ${scoreText(q.likelihood)}` : ''}` : ''})`,
     });
-    box.style.left = `${Math.min(x1, x2)}px`;
-    box.style.top = `${Math.min(y1, y2)}px`;
-    box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
-    box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
+    place(box, viewport.convertToViewportRectangle(r.rect) as number[]);
+    frag.append(box);
+  });
+  // where the scan has text the layer lacks (what the score counts as missing): after the runs, in the same arrow-key
+  // order, so a keyboard reaches them too
+  const missing = layer.missing ?? [];
+  missing.forEach((rect, j) => {
+    const box = h('div', {
+      class: 'missing',
+      tabindex: '-1',
+      'data-run': layer.runs.length + j,
+      'aria-describedby': 'run-tip',
+      'aria-label': `Text on the scan that the layer lacks (region ${j + 1} of ${missing.length})`,
+    });
+    place(box, viewport.convertToViewportRectangle(rect) as number[]);
     frag.append(box);
   });
   s.textOverlay.append(frag);
 }
 
-/** The run a box element stands for. */
-function runOf(el: Element | null): { run: RunBox; box: HTMLElement } | undefined {
-  const box = el instanceof HTMLElement ? el.closest<HTMLElement>('.run') : null;
-  const n = Number(box?.closest<HTMLElement>('.page')?.dataset.page);
-  const run = box ? textLayers.get(n)?.runs[Number(box.dataset.run)] : undefined;
-  return run && box ? { run, box } : undefined;
+/** Sets a box's position and size from its viewport rectangle [x1, y1, x2, y2]. */
+function place(box: HTMLElement, [x1, y1, x2, y2]: number[]): void {
+  box.style.left = `${Math.min(x1, x2)}px`;
+  box.style.top = `${Math.min(y1, y2)}px`;
+  box.style.width = `${Math.max(1, Math.abs(x2 - x1))}px`;
+  box.style.height = `${Math.max(1, Math.abs(y2 - y1))}px`;
 }
 
-function showTip(run: RunBox, box: HTMLElement): void {
+/** The run, or the region of missing text, a box element stands for. */
+function runOf(el: Element | null): { run?: RunBox; box: HTMLElement } | undefined {
+  const box = el instanceof HTMLElement ? el.closest<HTMLElement>('.run, .missing') : null;
+  if (!box) return undefined;
+  if (box.classList.contains('missing')) return { box };
+  const n = Number(box.closest<HTMLElement>('.page')?.dataset.page);
+  const run = textLayers.get(n)?.runs[Number(box.dataset.run)];
+  return run ? { run, box } : undefined;
+}
+
+function showTip(run: RunBox | undefined, box: HTMLElement): void {
   clear(tip);
+  if (!run) {
+    append(
+      tip,
+      h('div', { class: 'tip-text' }, 'Text the layer lacks'),
+      h(
+        'div',
+        { class: 'tip-meta' },
+        'The scan has ink here that reads as text, outside every word of the layer: the score counts it as missing (signals.textInkMissed)',
+      ),
+    );
+    moveTip(box);
+    return;
+  }
   const n = Number(box.closest<HTMLElement>('.page')?.dataset.page);
   const quality = overlays.get(n)?.layer;
   const q = head && quality ? runQuality(routeOf(head, n), quality, run.visibility, run.likelihood) : undefined;
@@ -736,6 +779,11 @@ function showTip(run: RunBox, box: HTMLElement): void {
       : null,
     q && quality ? h('div', { class: `tip-meta tip-layer lq-${q.grade}` }, layerMeaning(quality)) : null,
   );
+  moveTip(box);
+}
+
+/** Shows the tip next to a box: below it where it fits, else above. */
+function moveTip(box: HTMLElement): void {
   tip.hidden = false;
   const b = box.getBoundingClientRect();
   const t = tip.getBoundingClientRect();
@@ -817,7 +865,9 @@ function showTextInfo(): void {
   else if (current && textLayers.has(current)) {
     const l = textLayers.get(current)!;
     const drawn = l.runs.length < l.runCount ? ` (the first ${l.runs.length} drawn)` : '';
-    append(textInfo, `page ${current}: ${l.runCount} text run${l.runCount === 1 ? '' : 's'}${drawn}`);
+    const m = l.missing?.length ?? 0;
+    const lacks = m > 0 ? `; ${m} region${m === 1 ? '' : 's'} of text the layer lacks` : '';
+    append(textInfo, `page ${current}: ${l.runCount} text run${l.runCount === 1 ? '' : 's'}${drawn}${lacks}`);
   }
 }
 

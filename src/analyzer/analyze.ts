@@ -184,8 +184,9 @@ function scoreLayer(
     maxScanPixels: opts.maxScanPixels,
     font,
     producer,
-    // the runs, and so their likelihoods, reach the report only with the text layer on
+    // the runs, and so their likelihoods and the regions of text they miss, reach the report only with the text layer on
     likelihoods: opts.textLayer === true,
+    missingText: opts.textLayer === true,
   });
 }
 

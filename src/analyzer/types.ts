@@ -146,6 +146,12 @@ export interface TextLayer {
   text: string;
   /** set when a bound cut the layer: runs past maxTextRunsPerPage, text past maxTextLayerChars, the document's memory budget, or a ToUnicode map cut */
   cut?: 'runs' | 'text' | 'memory' | 'tounicode';
+  /**
+   * Where the scan has ink that reads as text but no run's box covers it (page space, the most ink first, at most
+   * MAX_MISSING_REGIONS): the regions the layer-quality score counts as text missing from the layer (its
+   * textInkMissed). Set with the score (AnalyzerOptions.layerQuality) when the scan could be read; absent when none.
+   */
+  missingText?: Rect[];
 }
 
 /**

@@ -73,7 +73,12 @@ export interface PageTextLayer {
   /** runs the page draws, kept or not */
   runCount: number;
   cut?: TextLayer['cut'];
+  /** where the scan has text the layer lacks (TextLayer.missingText), at most MAX_MISSING_PER_PAGE regions */
+  missing?: Rect[];
 }
+
+/** regions of missing text a page's text layer carries at most (the analyzer reports 32) */
+export const MAX_MISSING_PER_PAGE = 32;
 
 /** What the webview needs to draw one page's overlay: a projection of the analyzer's PageReport. */
 export interface PageOverlay {
@@ -391,6 +396,13 @@ function parseTextLayers(x: unknown): PageTextLayer[] | undefined {
     total += runs.length;
     const layer: PageTextLayer = { page: p.page, runs, runCount: Math.max(runs.length, count(p.runCount)) };
     if (p.cut === 'runs' || p.cut === 'text' || p.cut === 'memory' || p.cut === 'tounicode') layer.cut = p.cut;
+    const missing = Array.isArray(p.missing)
+      ? p.missing
+          .slice(0, MAX_MISSING_PER_PAGE)
+          .map(parseRect)
+          .filter((r) => r !== undefined)
+      : [];
+    if (missing.length > 0) layer.missing = missing;
     out.push(layer);
   }
   return out;
@@ -412,6 +424,7 @@ export function pageTextLayerOf(page: number, layer: TextLayer): PageTextLayer {
   const out: PageTextLayer = { page, runs, runCount: layer.runCount };
   if (layer.cut) out.cut = layer.cut;
   else if (layer.runs.length > MAX_RUNS_PER_PAGE) out.cut = 'runs';
+  if (layer.missingText?.length) out.missing = layer.missingText.slice(0, MAX_MISSING_PER_PAGE);
   return out;
 }
 

@@ -742,6 +742,33 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   const legend = await w.locator('.legend-layer').isVisible();
   check(legend, 'the legend explains the layer colours');
   await page.screenshot({ path: path.join(SHOTS, 'layer-preview-dark.png') });
+  // where the scan has text the layer lacks: page 4's layer holds only the paragraph's first line, so the rest of the
+  // scan's lines are marked; page 2's garbage covers all the ink, so it has no such region (its runs are drawn: above)
+  check((await w.locator('.page[data-page="2"] .text-overlay .missing').count()) === 0, 'page 2, whose layer covers the ink, marks none');
+  await w.locator('.page-input').fill('4');
+  await w.locator('.page-input').press('Enter');
+  const missing = await waitFor(
+    async () => {
+      const n = await w.locator('.page[data-page="4"] .text-overlay .missing').count();
+      return n > 0 && n;
+    },
+    "page 4's regions of missing text",
+    60_000,
+  );
+  check(missing > 5, `page 4 marks ${missing} regions of text its layer lacks`);
+  check(await w.locator('.legend-missing').isVisible(), 'the legend names the mark: text the layer lacks');
+  await w.locator('.page[data-page="4"] .text-overlay .missing').first().hover();
+  const missingTip = await waitFor(
+    async () =>
+      (await w
+        .locator('.run-tip:not([hidden]) .tip-text')
+        .innerText({ timeout: 1000 })
+        .catch(() => '')) || '',
+    'the tip of a region of missing text',
+    15_000,
+  );
+  check(missingTip === 'Text the layer lacks', `hovering a region explains it: "${missingTip}"`);
+  await page.screenshot({ path: path.join(SHOTS, 'layer-missing-dark.png') });
   await w.locator('button.text-toggle').click();
   // leave the lists as the later steps expect them: the Problems list and the tree back at their top
   await markers.hover();

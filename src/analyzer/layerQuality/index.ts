@@ -39,7 +39,7 @@
  */
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
-import type { GlyphRun, LayerQuality, TextLayer } from '../types';
+import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
@@ -75,6 +75,8 @@ export interface LayerQualityInput {
   producer?: string;
   /** false: skip the runs' word likelihoods (they are only reported with the text layer: AnalyzerOptions.textLayer) */
   likelihoods?: boolean;
+  /** true: write where the scan has text no run covers into the layer (TextLayer.missingText; reported with the text layer) */
+  missingText?: boolean;
 }
 
 /** the reocr cut: the estimated CER above which a layer is poor */
@@ -370,6 +372,7 @@ function inkEvidence(
   signals.inkCovered = r3(1 - ink.inkMissed);
   signals.boxesOnInk = r3(1 - ink.boxesOffInk);
   signals.textInkMissed = r3(ink.textInkMissed);
+  if (input.missingText && ink.missed.length > 0) input.layer.missingText = ink.missed;
   return ink.textInkMissed;
 }
 
@@ -804,7 +807,7 @@ function inkSignals(
   budget: Budget | undefined,
   maxPixels: number,
   means?: GrayImage,
-): { inkMissed: number; textInkMissed: number; boxesOffInk: number } | { note: string } {
+): InkCoverage | { note: string } {
   const ink = inkOf(scan, budget, maxPixels, means);
   return 'note' in ink ? ink : inkCoverage(ink.map, runs);
 }
@@ -929,8 +932,25 @@ function remember(
   return ink;
 }
 
+/** How a layer's runs cover a scan's ink (inkCoverage). */
+export interface InkCoverage {
+  /** the share of all ink outside the runs' boxes */
+  inkMissed: number;
+  /** the share of the text-like ink outside them (textLikeMissed) */
+  textInkMissed: number;
+  /** the share of the runs' boxes (of two characters or more) with less than a trace of ink under them */
+  boxesOffInk: number;
+  /** where that text-like ink lies: page-space boxes of its blobs, the most ink first, at most MAX_MISSING_REGIONS */
+  missed: Rect[];
+}
+
+/** regions of missing text (TextLayer.missingText) kept at most: the largest, enough to show where a layer falls short */
+export const MAX_MISSING_REGIONS = 32;
+/** a region with less than this share of the page's missing text-like ink is not reported (specks of noise) */
+const MISSING_REGION_SHARE = 0.01;
+
 /** How the runs cover the ink of a map (exported for tests). */
-export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; textInkMissed: number; boxesOffInk: number } {
+export function inkCoverage(m: InkMap, runs: GlyphRun[]): InkCoverage {
   const mask = new Uint8Array(m.width * m.height);
   let boxes = 0;
   let off = 0;
@@ -989,12 +1009,41 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): { inkMissed: number; t
     if (px) hs[nh++] = px[3] - px[1];
   }
   const lineH = nh ? median(hs.subarray(0, nh)) : 0;
-  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH, textSolid);
+  const blobs: Blob[] = [];
+  const textLike = textLikeMissed(m, mask, coveredArea > 0 ? covered / coveredArea : 0, lineH, textSolid, blobs);
   return {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
     boxesOffInk: boxes > 0 ? off / boxes : 0,
+    missed: largestBlobs(blobs, textLike).map((b) => pageRect(m, b)),
   };
+}
+
+/** a blob of uncovered text-like ink: its samples' bounding box [x0, y0, x1, y1] (inclusive) and its ink */
+type Blob = [number, number, number, number, number];
+
+/** The MAX_MISSING_REGIONS blobs with the most ink, each at least MISSING_REGION_SHARE of `total`, the most first. */
+function largestBlobs(blobs: Blob[], total: number): Blob[] {
+  return blobs
+    .filter((b) => b[4] >= MISSING_REGION_SHARE * total)
+    .sort((a, b) => b[4] - a[4])
+    .slice(0, MAX_MISSING_REGIONS);
+}
+
+/** The page-space box of a blob's samples (the map's pixel-to-page inverse, rounded to a hundredth of a point). */
+function pageRect(m: InkMap, b: Blob): Rect {
+  const [a, bb, c, d, e, f] = m.map;
+  const det = a * e - bb * d;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const col of [b[0], b[2] + 1])
+    for (const row of [b[1], b[3] + 1]) {
+      xs.push((e * (col - c) - bb * (row - f)) / det);
+      ys.push((a * (row - f) - d * (col - c)) / det);
+    }
+  // (+ 0: no -0 in the report)
+  const r2 = (v: number) => Math.round(v * 100) / 100 + 0;
+  return [r2(Math.min(...xs)), r2(Math.min(...ys)), r2(Math.max(...xs)), r2(Math.max(...ys))];
 }
 
 /** ink weight (of 255) from which a sample joins a blob of uncovered ink */
@@ -1050,10 +1099,10 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). Linear in the
- * map's size.
+ * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). The blobs
+ * counted go onto `counted` (the most ink among them kept: see inkCoverage's `missed`). Linear in the map's size.
  */
-function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number, textSolid: number): number {
+function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number, textSolid: number, counted: Blob[]): number {
   const w = m.width;
   const h = m.height;
   const ink = m.ink;
@@ -1113,7 +1162,16 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
-    if (ok) total += sum;
+    if (ok) {
+      total += sum;
+      // the blobs counted, for where the text is missing: kept to a few times what is reported (a noisy scan's specks
+      // pass one by one), the most ink first
+      counted.push([x0, y0, x1, y1, sum]);
+      if (counted.length >= 4 * MAX_MISSING_REGIONS) {
+        counted.sort((p, q) => q[4] - p[4]);
+        counted.length = MAX_MISSING_REGIONS;
+      }
+    }
     rows.fill(0, y0, y1 + 1);
     cols.fill(0, x0, x1 + 1);
   }
