@@ -329,6 +329,21 @@ test('where text is missing: the blobs with the most ink first, at most MAX_MISS
   }
 });
 
+test("where text is missing: a dropped line's words, blobs of their own at block scale, are one region", () => {
+  const H = 30;
+  // a covered line (rows 2-3) and two dropped ones (rows 10-11 and 20-21), each of eight words five samples wide with
+  // two blank columns between them (columns 0-54; letters 90, every third column 40)
+  const word = (c: number) => c < 56 && c % 7 < 5;
+  const line = (c: number, r: number) => (r === 2 || r === 3 || r === 10 || r === 11 || r === 20 || r === 21) && word(c);
+  const m = inkMapOf(60, H, (c, r) => (line(c, r) ? (c % 3 === 2 ? 40 : 90) : 0));
+  const q = inkCoverage(m, [runAt('words', 0, 55, 2, 4, H)]);
+  assert.ok(Math.abs(q.textInkMissed - 2 / 3) < 0.03, JSON.stringify(q));
+  assert.deepEqual(q.missed, [
+    [0, H - 12, 54, H - 10],
+    [0, H - 22, 54, H - 20],
+  ]);
+});
+
 test('where text is missing: a speck of the missing ink under a hundredth of it is counted but not shown', () => {
   const H = 30;
   // a covered line (rows 2-3) and a dropped one (rows 10-11), columns 0-99 (letters 90, every sixth column a gap of 30:

@@ -948,6 +948,8 @@ export interface InkCoverage {
 export const MAX_MISSING_REGIONS = 32;
 /** a region with less than this share of the page's missing text-like ink is not reported (specks of noise) */
 const MISSING_REGION_SHARE = 0.01;
+/** blobs of missing text kept to be joined into lines at most (a dropped page of words: a few hundred) */
+const MAX_BLOBS_KEPT = 1024;
 
 /** How the runs cover the ink of a map (exported for tests). */
 export function inkCoverage(m: InkMap, runs: GlyphRun[]): InkCoverage {
@@ -1015,12 +1017,58 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): InkCoverage {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
     boxesOffInk: boxes > 0 ? off / boxes : 0,
-    missed: largestBlobs(blobs, textLike).map((b) => pageRect(m, b)),
+    missed: largestBlobs(lineRegions(blobs, lineH), textLike).map((b) => pageRect(m, b)),
   };
 }
 
 /** a blob of uncovered text-like ink: its samples' bounding box [x0, y0, x1, y1] (inclusive) and its ink */
 type Blob = [number, number, number, number, number];
+
+/**
+ * The blobs joined into the lines they belong to (a dropped line's words are blobs of their own where the word spaces
+ * are wider than a block): blobs in order of their middle row form a line while each shares at least half its height
+ * with the line so far; along a line, blobs within two body lines (`lineH`, samples) of each other join. n log n.
+ */
+function lineRegions(blobs: Blob[], lineH: number): Blob[] {
+  const gap = 2 * Math.max(1, lineH);
+  const height = (b: Blob) => b[3] - b[1] + 1;
+  const out: Blob[] = [];
+  const join = (line: Blob[]) => {
+    line.sort((p, q) => p[0] - q[0]);
+    let cur: Blob = [...line[0]];
+    for (let i = 1; i < line.length; i++) {
+      const b = line[i];
+      if (b[0] - cur[2] - 1 <= gap) {
+        cur[1] = Math.min(cur[1], b[1]);
+        cur[2] = Math.max(cur[2], b[2]);
+        cur[3] = Math.max(cur[3], b[3]);
+        cur[4] += b[4];
+      } else {
+        out.push(cur);
+        cur = [...b];
+      }
+    }
+    out.push(cur);
+  };
+  let line: Blob[] = [];
+  let top = 0;
+  let bottom = -1;
+  for (const b of [...blobs].sort((p, q) => p[1] + p[3] - (q[1] + q[3]))) {
+    const overlap = Math.min(bottom, b[3]) - Math.max(top, b[1]) + 1;
+    if (line.length > 0 && overlap >= 0.5 * Math.min(bottom - top + 1, height(b))) {
+      line.push(b);
+      top = Math.min(top, b[1]);
+      bottom = Math.max(bottom, b[3]);
+    } else {
+      if (line.length > 0) join(line);
+      line = [b];
+      top = b[1];
+      bottom = b[3];
+    }
+  }
+  if (line.length > 0) join(line);
+  return out;
+}
 
 /** The MAX_MISSING_REGIONS blobs with the most ink, each at least MISSING_REGION_SHARE of `total`, the most first. */
 function largestBlobs(blobs: Blob[], total: number): Blob[] {
@@ -1164,12 +1212,12 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
     if (ok) {
       total += sum;
-      // the blobs counted, for where the text is missing: kept to a few times what is reported (a noisy scan's specks
-      // pass one by one), the most ink first
+      // the blobs counted, for where the text is missing: past MAX_BLOBS_KEPT (a noisy scan's specks pass one by one)
+      // the half with the most ink is kept
       counted.push([x0, y0, x1, y1, sum]);
-      if (counted.length >= 4 * MAX_MISSING_REGIONS) {
+      if (counted.length >= MAX_BLOBS_KEPT) {
         counted.sort((p, q) => q[4] - p[4]);
-        counted.length = MAX_MISSING_REGIONS;
+        counted.length = MAX_BLOBS_KEPT / 2;
       }
     }
     rows.fill(0, y0, y1 + 1);
