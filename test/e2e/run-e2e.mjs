@@ -46,6 +46,17 @@ function check(ok, msg) {
   if (ok) passed++;
   else failures.push(msg);
 }
+/** The preview popover's text once it shows (`what` names it in a timeout), in the webview frame `w`. */
+const tipText = (w, what) =>
+  waitFor(
+    async () =>
+      (await w
+        .locator('.run-tip:not([hidden]) .tip-text')
+        .innerText({ timeout: 1000 })
+        .catch(() => '')) || '',
+    what,
+    15_000,
+  );
 /** One step of the suite: a failure is recorded with a screenshot, and the suite goes on. One retry at most. */
 async function step(name, page, fn) {
   // checks made by an attempt that then threw are taken back: only the retry's checks count
@@ -507,28 +518,12 @@ await step('the text-layer toggle draws boxes on an OCR scan; the fonts table li
     `the first box sits where the word is on the page (x ${geo.x.toFixed(3)}, y ${geo.y.toFixed(3)} of the page)`,
   );
   await w.locator('.page[data-page="1"] .text-overlay .run').first().hover();
-  const tip = await waitFor(
-    async () =>
-      (await w
-        .locator('.run-tip:not([hidden]) .tip-text')
-        .innerText({ timeout: 1000 })
-        .catch(() => '')) || '',
-    'the popover',
-    15_000,
-  );
+  const tip = await tipText(w, 'the popover');
   check(tip === 'Scanned', `hovering a box shows its decoded string: "${tip}"`);
   // keyboard: the page's runs are one tab stop, arrows move between them and the popover follows
   await w.locator('.page[data-page="1"] .text-overlay .run').first().focus();
   await page.keyboard.press('ArrowRight');
-  const tip2 = await waitFor(
-    async () =>
-      (await w
-        .locator('.run-tip:not([hidden]) .tip-text')
-        .innerText({ timeout: 1000 })
-        .catch(() => '')) || '',
-    'the popover after ArrowRight',
-    15_000,
-  );
+  const tip2 = await tipText(w, 'the popover after ArrowRight');
   check(tip2 === 'documents', `ArrowRight moves to the next box and shows its string: "${tip2}"`);
   await page.screenshot({ path: path.join(SHOTS, 'text-layer-dark.png') });
   // the fonts table: Shift+Alt+T
@@ -758,15 +753,7 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
   check(missing >= 3, `page 4 marks ${missing} regions (lines) of text its layer lacks`);
   check(await w.locator('.legend-missing').isVisible(), 'the legend names the mark: text the layer lacks');
   await w.locator('.page[data-page="4"] .text-overlay .missing').first().hover();
-  const missingTip = await waitFor(
-    async () =>
-      (await w
-        .locator('.run-tip:not([hidden]) .tip-text')
-        .innerText({ timeout: 1000 })
-        .catch(() => '')) || '',
-    'the tip of a region of missing text',
-    15_000,
-  );
+  const missingTip = await tipText(w, 'the tip of a region of missing text');
   check(missingTip === 'Text the layer lacks', `hovering a region explains it: "${missingTip}"`);
   await page.screenshot({ path: path.join(SHOTS, 'layer-missing-dark.png') });
   await w.locator('button.text-toggle').click();
