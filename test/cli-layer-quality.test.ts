@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../src/cli/args';
+import { reocrWhy } from '../src/cli/table';
+import { MISSING } from '../src/analyzer/layerQuality/index';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -82,10 +84,39 @@ test('--text-layer with --layer-quality says where the scan has text the layer l
   assert.ok(regions.length >= 3 && regions.length <= 32, JSON.stringify(regions));
   for (const [x0, y0, x1, y1] of regions) assert.ok(x1 - x0 > 10 * (y1 - y0), JSON.stringify(regions));
   assert.ok((partial.layerQuality!.signals.textInkMissed as number) > 0.5);
+  // the estimate's missing part is reported where the scan was read, and only there (p5 is born-digital text)
+  const inkMissed = partial.layerQuality!.signals.textInkMissed as number;
+  assert.ok(Math.abs((partial.layerQuality!.signals.textMissing as number) - (inkMissed - MISSING.floor) * MISSING.slope) < 0.002);
+  assert.equal(pages.find((p) => p.page === 1)!.layerQuality!.signals.textMissing, 0);
+  assert.equal(pages.find((p) => p.page === 5)!.layerQuality!.signals.textMissing, undefined);
   // the regions lie below the layer's only line, inside the page
   const lineBottom = Math.min(...partial.textLayer!.runs.map((r) => r.rect[1]));
   for (const [x0, y0, x1, y1] of regions)
     assert.ok(x0 >= 0 && x1 <= 612 && y0 < y1 && y1 <= lineBottom + 1, JSON.stringify([x0, y0, x1, y1, lineBottom]));
   // without the score there is no such evidence
   for (const p of records('--text-layer')) assert.equal(p.textLayer?.missingText, undefined);
+});
+
+test('the table says why each page is advised re-OCR: text missing, words wrong, or what else decided it', () => {
+  const q = (signals: Record<string, number>) => ({ score: 0.2, reocr: true, signals });
+  assert.equal(reocrWhy(q({ textMissing: 0.81, textError: 0.05 })), "text missing: 81% of the scan's text has no word of the layer over it");
+  assert.equal(reocrWhy(q({ textMissing: 0, textError: 1 })), 'words wrong: an estimated 100% of the characters there');
+  assert.equal(
+    reocrWhy(q({ textMissing: 0.43, textError: 0.22 })),
+    "text missing: 43% of the scan's text has no word of the layer over it; words wrong: an estimated 22% of the characters there",
+  );
+  // without the estimate's parts: the undecodable characters, else the estimate itself
+  assert.equal(reocrWhy(q({ badShare: 0.04 })), 'characters that do not decode: 4%');
+  assert.equal(reocrWhy(q({ estimatedCer: 0.3 })), 'estimated character error 30%');
+});
+
+test('on the e2e fixture the table names page 2 words wrong and page 4 text missing', (t) => {
+  if (!existsSync(CLI)) {
+    t.skip('dist/cli.js is missing (npm test builds it first)');
+    return;
+  }
+  const r = spawnSync(process.execPath, [CLI, 'classify', '-p', '--layer-quality', join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf')], {
+    encoding: 'utf8',
+  });
+  assert.match(r.stdout, /layer quality: 3 pages to keep, 2 to re-OCR \(pages 2, 4\)\n {4}page 2: words wrong: .*\n {4}page 4: text missing: /);
 });

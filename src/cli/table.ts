@@ -1,6 +1,7 @@
 /** Human-readable table output of the CLI. */
 import { type FileRecord, pageRanges } from '../analyzer/serialize';
-import type { PageRoute } from '../analyzer/types';
+import type { LayerQuality, PageRoute } from '../analyzer/types';
+import { layerCause, percent } from '../shared/routes';
 
 const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -46,8 +47,29 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     lines.push(
       `  layer quality: ${kept} page${kept === 1 ? '' : 's'} to keep, ${re.length} to re-OCR${re.length ? ` (pages ${pageRanges(re)})` : ''}`,
     );
+    // why, page by page (the first REOCR_WHY_PAGES): text missing, words wrong, or what else made the advice
+    const advised = r.pages.filter((p) => p.layerQuality?.reocr);
+    for (const p of advised.slice(0, REOCR_WHY_PAGES)) lines.push(`    page ${p.page}: ${reocrWhy(p.layerQuality!)}`);
+    if (advised.length > REOCR_WHY_PAGES) lines.push(`    … and ${advised.length - REOCR_WHY_PAGES} more (--json has every page's signals)`);
   }
   return lines.join('\n');
+}
+
+/** pages to re-OCR whose cause the table spells out */
+const REOCR_WHY_PAGES = 10;
+
+/** Why a layer is advised re-OCR, in words: the parts of its estimate (layerCause), else what else decided it. */
+export function reocrWhy(q: LayerQuality): string {
+  const said = layerCause(q).map((c) =>
+    c.kind === 'missing'
+      ? `text missing: ${percent(c.share)} of the scan's text has no word of the layer over it`
+      : `words wrong: an estimated ${percent(c.share)} of the characters there`,
+  );
+  if (said.length) return said.join('; ');
+  const bad = q.signals.badShare;
+  if (typeof bad === 'number' && bad > 0) return `characters that do not decode: ${percent(bad)}`;
+  const cer = q.signals.estimatedCer;
+  return typeof cer === 'number' ? `estimated character error ${percent(cer)}` : 'see the signals (--json)';
 }
 
 /**

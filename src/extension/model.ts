@@ -9,6 +9,7 @@ import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '.
 import {
   cantTell,
   gradedLayer,
+  layerCause,
   LAYER_GRADE_STYLE,
   type LayerGrade,
   layerGrade,
@@ -144,6 +145,21 @@ export function layerLines(p: PageReport): string[] {
   const spread = num('widthSpread');
   if (spread !== undefined) parts.push(t('word-width spread {0}', scoreText(spread)));
   if (parts.length) lines.push(t('layer evidence: {0}', parts.join(', ')));
+  // what the estimated error is made of, on layers not kept as good
+  const why = layerGrade(q) === 'good' ? [] : layerCause(q);
+  if (why.length)
+    lines.push(
+      t(
+        'why: {0}',
+        why
+          .map((c) =>
+            c.kind === 'missing'
+              ? t("text missing ({0} of the scan's text has no word of the layer over it)", percent(c.share))
+              : t('words wrong (an estimated {0} of the characters there)', percent(c.share)),
+          )
+          .join('; '),
+      ),
+    );
   if (typeof s.incomplete === 'string') lines.push(t('layer judged on incomplete evidence: {0}', s.incomplete.slice(0, 120)));
   return lines;
 }

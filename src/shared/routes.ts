@@ -137,6 +137,37 @@ export function layerTally(pages: readonly Pick<PageReport, 'page' | 'route' | '
   return out;
 }
 
+/**
+ * What a layer's estimated error is made of, as the analyzer reports it: `missing`, the share of the page's text no word
+ * of the layer covers (signals.textMissing, only where the scan was read), and `wrong`, the share of the text that is
+ * there read wrong (signals.textError; absent on a page with too little text to judge). The part that weighs more in
+ * the page's characters (missing, against wrong × (1 − missing)) comes first, when above zero; the other follows when
+ * it is at least SECOND_CAUSE. Empty when neither is known or both are nothing.
+ */
+export interface LayerCause {
+  kind: 'missing' | 'wrong';
+  /** the share: of the page's text (missing), of the text there (wrong) */
+  share: number;
+}
+
+/** the smaller part of a layer's error is named from this share on (below it, it is the estimate's noise) */
+export const SECOND_CAUSE = 0.1;
+
+export function layerCause(q: Pick<LayerQuality, 'signals'>): LayerCause[] {
+  const share = (k: string): number | undefined => {
+    const v = q.signals[k];
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : undefined;
+  };
+  const missing = share('textMissing');
+  const wrong = share('textError');
+  const parts: LayerCause[] = [];
+  if (missing !== undefined) parts.push({ kind: 'missing', share: missing });
+  if (wrong !== undefined) parts.push({ kind: 'wrong', share: wrong });
+  const weight = (c: LayerCause) => (c.kind === 'missing' ? c.share : c.share * (1 - (missing ?? 0)));
+  parts.sort((a, b) => weight(b) - weight(a));
+  return parts.filter((c, i) => (i === 0 ? c.share > 0 : c.share >= SECOND_CAUSE));
+}
+
 /** A score as shown next to its grade: two decimals ("0.31"). */
 export function scoreText(score: number): string {
   return Number.isFinite(score) ? score.toFixed(2) : '–';

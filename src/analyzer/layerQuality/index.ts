@@ -34,8 +34,10 @@
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
  * `score = 1 − estimated CER` (clamped to 0..1) and `reocr` when the estimated CER passes 0.25 (the "poor" class).
- * `signals.estimatedCer` is that estimate and `signals.textError` its `e` (the text that is there), which tells a layer
- * whose words are wrong from one that lacks words (the preview colours words one by one only on the first kind).
+ * `signals.estimatedCer` is that estimate, `signals.textError` its `e` (the text that is there) and `signals.textMissing`
+ * its `missing` (where the scan was read; also on a page with too little text to judge), which tell a layer whose words
+ * are wrong from one that lacks words (the preview colours words one by one only on the first kind; the CLI and the
+ * tree say which).
  */
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
@@ -267,6 +269,7 @@ function littleText(input: LayerQualityInput, runs: GlyphRun[], text: string, le
     setLikelihoods(runs, lang.language, lang.second);
   }
   const missing = missingShare(inkEvidence(input, runs, signals, undefined, maxScanPixels));
+  if (signals.textInkMissed !== undefined) signals.textMissing = r3(missing);
   contextSignals(input, signals);
   signals.incomplete = TOO_LITTLE_TEXT;
   // what is known of its error: the text missing, and the characters that do not decode (each one surely wrong)
@@ -326,6 +329,8 @@ function scoreWith(
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
+  // the other part, where the scan could be read (without it nothing is known missing: no news, not none)
+  if (signals.textInkMissed !== undefined) signals.textMissing = r3(missing);
   let score = Math.min(1, Math.max(0, 1 - cer));
   let reocr = cer > REOCR_CER;
   if (layer.cut) {
