@@ -191,6 +191,11 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   const withError = report([layerPage(1, 0.31, true)]);
   withError.pages[0].evidence.layerQuality!.signals.textError = 0.42;
   assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42 });
+  // and the missing share (why the layer is poor), clamped to 0..1
+  withError.pages[0].evidence.layerQuality!.signals.textMissing = 0.3;
+  assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42, textMissing: 0.3 });
+  assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: 2 }), { score: 0.4, reocr: true, textMissing: 1 });
+  assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: null }), { score: 0.4, reocr: true });
 });
 
 test('the layer strings go through the translator (the English text is the key)', () => {

@@ -24,6 +24,16 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
   assert.match(layerMeaning({ score: 0.31, reocr: true }), /poor .*0\.31.*re-OCR advised/);
   assert.match(layerMeaning({ score: 0.9, reocr: false }), /fair/);
   assert.match(layerMeaning({ score: 1, reocr: false }), /good .*keep/);
+  // with the estimate's parts it says why: the larger first, the other from 10 % on; a good layer needs no why
+  assert.equal(
+    layerMeaning({ score: 0.18, reocr: true, textMissing: 0.81, textError: 0.05 }),
+    "OCR layer poor (page score 0.18): text missing: 81% of the scan's text has no word of the layer over it; re-OCR advised",
+  );
+  assert.equal(
+    layerMeaning({ score: 0.85, reocr: false, textMissing: 0, textError: 0.15 }),
+    'OCR layer fair (page score 0.85): usable for search, worth a look (words wrong: an estimated 15% of the characters there)',
+  );
+  assert.equal(layerMeaning({ score: 0.98, reocr: false, textMissing: 0, textError: 0.02 }), 'OCR layer good (page score 0.98): keep');
 });
 
 test('grades: poor is the analyzer advice, good from 0.95 on, fair in between', () => {

@@ -11,7 +11,7 @@
  * page's grade on the words it has.
  */
 import type { PageOverlay, RunBox } from '../src/shared/protocol';
-import { type LayerGrade, layerGrade, scoreText, wordGrade, wordsGraded } from '../src/shared/routes';
+import { causeOf, causeText, type LayerGrade, layerGrade, scoreText, wordGrade, wordsGraded } from '../src/shared/routes';
 
 export interface RunQuality {
   grade: LayerGrade;
@@ -47,11 +47,12 @@ export function layerBadgeText(layer: NonNullable<PageOverlay['layer']>): string
   return layer.reocr ? `${text} · re-OCR` : text;
 }
 
-/** The badge's tooltip and a run's description: what the grade means. */
+/** The badge's tooltip and a run's description: what the grade means, and for a layer not good why (routes.ts causeOf). */
 export function layerMeaning(layer: NonNullable<PageOverlay['layer']>): string {
   const g = layerGrade(layer);
   const score = scoreText(layer.score);
-  if (g === 'poor') return `OCR layer poor (page score ${score}): more than a quarter of its characters estimated wrong; re-OCR advised`;
-  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look`;
+  const why = g === 'good' ? '' : causeOf(layer.textMissing, layer.textError).map(causeText).join('; ');
+  if (g === 'poor') return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised`;
+  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}`;
   return `OCR layer good (page score ${score}): keep`;
 }

@@ -1,7 +1,7 @@
 /** Human-readable table output of the CLI. */
 import { type FileRecord, pageRanges } from '../analyzer/serialize';
 import type { LayerQuality, PageRoute } from '../analyzer/types';
-import { layerCause, percent } from '../shared/routes';
+import { causeText, layerCause, percent } from '../shared/routes';
 
 const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -60,11 +60,7 @@ const REOCR_WHY_PAGES = 10;
 
 /** Why a layer is advised re-OCR, in words: the parts of its estimate (layerCause), else what else decided it. */
 export function reocrWhy(q: LayerQuality): string {
-  const said = layerCause(q).map((c) =>
-    c.kind === 'missing'
-      ? `text missing: ${percent(c.share)} of the scan's text has no word of the layer over it`
-      : `words wrong: an estimated ${percent(c.share)} of the characters there`,
-  );
+  const said = layerCause(q).map(causeText);
   if (said.length) return said.join('; ');
   const bad = q.signals.badShare;
   if (typeof bad === 'number' && bad > 0) return `characters that do not decode: ${percent(bad)}`;

@@ -610,6 +610,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       o.layer = { score: q.score, reocr: q.reocr };
       const te = q.signals.textError;
       if (typeof te === 'number' && Number.isFinite(te)) o.layer.textError = te;
+      const tm = q.signals.textMissing;
+      if (typeof tm === 'number' && Number.isFinite(tm)) o.layer.textMissing = tm;
     }
     return o;
   });

@@ -101,9 +101,10 @@ export interface PageOverlay {
   /**
    * The OCR layer's score (AnalyzerOptions.layerQuality) on a graded page (an `ocr-layer` page with a score): the
    * badge's grade and the colour of the layer's runs. `textError` (signals.textError, the share of the text there
-   * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded).
+   * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
+   * `textMissing` (signals.textMissing, the share of the scan's text no word covers) say why (routes.ts causeOf).
    */
-  layer?: { score: number; reocr: boolean; textError?: number };
+  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -309,6 +310,7 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
       score: Math.min(1, Math.max(0, x.layer.score)),
       reocr: x.layer.reocr,
       ...(isFiniteNumber(x.layer.textError) ? { textError: Math.min(1.5, Math.max(0, x.layer.textError)) } : {}),
+      ...(isFiniteNumber(x.layer.textMissing) ? { textMissing: Math.min(1, Math.max(0, x.layer.textMissing)) } : {}),
     };
   return out;
 }

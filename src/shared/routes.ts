@@ -156,16 +156,29 @@ export const SECOND_CAUSE = 0.1;
 export function layerCause(q: Pick<LayerQuality, 'signals'>): LayerCause[] {
   const share = (k: string): number | undefined => {
     const v = q.signals[k];
-    return typeof v === 'number' && Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
   };
-  const missing = share('textMissing');
-  const wrong = share('textError');
+  return causeOf(share('textMissing'), share('textError'));
+}
+
+/** layerCause from the two shares themselves (the webview has them without the signals) */
+export function causeOf(missing0: number | undefined, wrong0: number | undefined): LayerCause[] {
+  const clamp = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.min(1, Math.max(0, v)));
+  const missing = clamp(missing0);
+  const wrong = clamp(wrong0);
   const parts: LayerCause[] = [];
   if (missing !== undefined) parts.push({ kind: 'missing', share: missing });
   if (wrong !== undefined) parts.push({ kind: 'wrong', share: wrong });
   const weight = (c: LayerCause) => (c.kind === 'missing' ? c.share : c.share * (1 - (missing ?? 0)));
   parts.sort((a, b) => weight(b) - weight(a));
   return parts.filter((c, i) => (i === 0 ? c.share > 0 : c.share >= SECOND_CAUSE));
+}
+
+/** A part of a layer's error in words (English: the CLI and the webview; the extension's tree says it through l10n). */
+export function causeText(c: LayerCause): string {
+  return c.kind === 'missing'
+    ? `text missing: ${percent(c.share)} of the scan's text has no word of the layer over it`
+    : `words wrong: an estimated ${percent(c.share)} of the characters there`;
 }
 
 /** A score as shown next to its grade: two decimals ("0.31"). */

@@ -709,6 +709,8 @@ await step('a poor OCR layer is flagged in the tree, in Problems and in the prev
     60_000,
   );
   check(/layer poor \d\.\d\d · re-OCR/.test(badge), `the preview's page header shows the grade: "${badge.trim()}"`);
+  const meaning = (await w.locator('.page[data-page="2"] .badge.layer-grade').getAttribute('title')) ?? '';
+  check(/: words wrong: an estimated \d+% of the characters there; re-OCR advised$/.test(meaning), `the badge says why: "${meaning}"`);
   // the text layer: the runs of page 2's OCR layer take its grade
   // (the button, not Alt+T, which the text-layer step tests: with the focus not yet in the webview Alt+T opens the menu bar)
   if (!(await w.locator('body').evaluate((b) => b.classList.contains('show-text')))) await w.locator('button.text-toggle').click();
