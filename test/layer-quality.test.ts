@@ -344,6 +344,16 @@ test("where text is missing: a dropped line's words, blobs of their own at block
   ]);
 });
 
+test('where text is missing: a map that cannot be inverted gives no regions, never NaN', () => {
+  const H = 30;
+  const m = inkMapOf(60, H, (c, r) => ((r === 10 || r === 11) && c < 50 ? (c % 6 === 5 ? 30 : 90) : 0));
+  // a scan painted flat along y (rows independent of the page's y): its samples have no page box
+  m.map = [1, 0, 0, 0, 0, 5];
+  const q = inkCoverage(m, [runAt('words', 0, 50, 2, 4, H)]);
+  assert.ok(Number.isFinite(q.textInkMissed), JSON.stringify(q));
+  assert.deepEqual(q.missed, []);
+});
+
 test('where text is missing: a speck of the missing ink under a hundredth of it is counted but not shown', () => {
   const H = 30;
   // a covered line (rows 2-3) and a dropped one (rows 10-11), columns 0-99 (letters 90, every sixth column a gap of 30:

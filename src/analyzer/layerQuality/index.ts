@@ -1022,7 +1022,10 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): InkCoverage {
     inkMissed: m.total > 0 ? 1 - covered / m.total : 0,
     textInkMissed: m.total > 0 ? textLike / Math.max(1, covered + textLike) : 0,
     boxesOffInk: boxes > 0 ? off / boxes : 0,
-    missed: largestBlobs(lineRegions(blobs, lineH), textLike).map((b) => pageRect(m, b)),
+    // (a map from a near-singular matrix can send a box out of the numbers: such a box is left out, never NaN in a report)
+    missed: largestBlobs(lineRegions(blobs, lineH), textLike)
+      .map((b) => pageRect(m, b))
+      .filter((r) => r.every(Number.isFinite)),
   };
 }
 
