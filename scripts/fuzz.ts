@@ -2,7 +2,7 @@
  * Mutation fuzzer for the page analyzer (issue 6).
  *
  *   node --import tsx scripts/fuzz.ts [--seed N] [--count N] [--corpus] [--budget MS] [--margin MS] [--index I]
- *                                     [--stream-mb N] [--page-mb N] [--no-save] [--verbose]
+ *                                     [--stream-mb N] [--page-mb N] [--layer-quality] [--no-save] [--verbose]
  *
  * Seeds are the project's fixtures (test/fixtures/analyzer, test/fixtures/crypto; with --corpus also ../shared/corpus
  * files up to 2 MB when present). Mutant i of seed S is generated from its own PRNG stream (S, i), so `--index I`
@@ -22,7 +22,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { Deflate } from 'fflate';
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../src/analyzer/options';
-import { type DocumentReport, LIMIT_REASONS, type PageRoute, type RouteReason } from '../src/analyzer/types';
+import { type DocumentReport, type LayerQuality, LIMIT_REASONS, type PageRoute, type RouteReason, type TextLayer } from '../src/analyzer/types';
+import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, '..');
@@ -898,7 +899,12 @@ export interface Seed {
   bytes: Uint8Array;
 }
 
-export function loadSeeds(corpus = false): Seed[] {
+/**
+ * The seed files: the project's fixtures and the hostile generators' files, with `corpus` the shared corpus too, and
+ * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks: its baseline JPEG
+ * scans are what the score's image evidence reads (the other fixtures' scans are not JPEG).
+ */
+export function loadSeeds(corpus = false, scans = false): Seed[] {
   const dirs = [join(ROOT, 'test/fixtures/analyzer'), join(ROOT, 'test/fixtures/crypto')];
   const seeds: Seed[] = [];
   for (const d of dirs) {
@@ -919,6 +925,11 @@ export function loadSeeds(corpus = false): Seed[] {
       }
     };
     walk(cdir, 0);
+  }
+  const scan = join(ROOT, 'test/fixtures/e2e/layer-quality.pdf');
+  if (scans && existsSync(scan)) {
+    const s: Seed = { name: relative(ROOT, scan), bytes: new Uint8Array(readFileSync(scan)) };
+    for (let i = 0, n = Math.ceil(seeds.length / 2); i < n; i++) seeds.push(s);
   }
   return seeds;
 }
@@ -1059,6 +1070,8 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
     }
     if (![0, 90, 180, 270].includes(e.rotate)) bad(`${at}: rotate ${e.rotate}`);
     if (p.notes !== undefined && (!Array.isArray(p.notes) || p.notes.some((n) => typeof n !== 'string'))) bad(`${at}: notes`);
+    if (e.layerQuality !== undefined) layerQualityInvariants(e.layerQuality, at, bad);
+    if (e.textLayer !== undefined) textLayerInvariants(e.textLayer, at, bad);
   });
   for (const k of ROUTES) if ((byRoute[k] ?? 0) !== (rep.routeCounts?.[k] ?? 0)) bad(`routeCounts.${k} != pages with that route`);
   try {
@@ -1068,6 +1081,29 @@ export function checkInvariants(rep: DocumentReport, maxPages = 100_000): string
     bad(`report does not serialise: ${String(e)}`);
   }
   return v;
+}
+
+/** A page's layerQuality: exactly { score, reocr, signals } (tools outside read them), a score in 0..1, finite signals. */
+function layerQualityInvariants(q: LayerQuality, at: string, bad: (s: string) => void): void {
+  if (!q || typeof q !== 'object') return bad(`${at}: layerQuality not an object`);
+  if (Object.keys(q).sort().join() !== 'reocr,score,signals') bad(`${at}: layerQuality keys ${Object.keys(q).join()}`);
+  if (!(q.score >= 0 && q.score <= 1)) bad(`${at}: layer score ${q.score}`);
+  if (typeof q.reocr !== 'boolean') bad(`${at}: layer reocr ${String(q.reocr)}`);
+  for (const [k, v] of Object.entries(q.signals ?? {}))
+    if (!(typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))) bad(`${at}: signal ${k} = ${v}`);
+}
+
+/** A page's text layer: runs with boxes, likelihoods in 0..1, its text a string, its regions of missing text boxes, 32 at most. */
+function textLayerInvariants(l: TextLayer, at: string, bad: (s: string) => void): void {
+  if (!l || !Array.isArray(l.runs) || typeof l.text !== 'string' || !count(l.runCount)) return bad(`${at}: textLayer shape`);
+  if (l.runs.length > l.runCount) bad(`${at}: ${l.runs.length} runs kept of ${l.runCount}`);
+  for (const r of l.runs) {
+    if (!isRect(r.rect) || typeof r.text !== 'string') return bad(`${at}: run ${JSON.stringify(r).slice(0, 200)}`);
+    if (r.likelihood !== undefined && !(r.likelihood >= 0 && r.likelihood <= 1)) return bad(`${at}: run likelihood ${r.likelihood}`);
+  }
+  if (l.missingText !== undefined && (!Array.isArray(l.missingText) || l.missingText.length === 0 || l.missingText.length > MAX_MISSING_REGIONS))
+    bad(`${at}: missingText ${JSON.stringify(l.missingText).slice(0, 200)}`);
+  else for (const r of l.missingText ?? []) if (!isRect(r)) bad(`${at}: missing-text box ${JSON.stringify(r)}`);
 }
 
 // ---- isolated analysis (child process) -------------------------------------------------------------------------------
@@ -1255,6 +1291,9 @@ async function childMain(): Promise<void> {
 
 // ---- the run -----------------------------------------------------------------------------------------------------------
 
+/** the options under which the fuzzer also runs the layer-quality score (--layer-quality; test/fuzz.test.ts) */
+export const LAYER_QUALITY_OPTIONS: Partial<AnalyzerOptions> = { layerQuality: true, textLayer: true };
+
 export interface FuzzOptions {
   seed: number;
   count: number;
@@ -1297,7 +1336,7 @@ export interface FuzzSummary {
 }
 
 export async function runFuzz(o: FuzzOptions): Promise<FuzzSummary> {
-  const seeds = loadSeeds(o.corpus);
+  const seeds = loadSeeds(o.corpus, o.limits?.layerQuality === true);
   const budget = o.budgetMs ?? 2000;
   const margin = o.marginMs ?? 1500;
   const log = o.log ?? (() => {});
@@ -1400,6 +1439,8 @@ async function cli(argv: string[]): Promise<number> {
     limits: {
       ...(arg(argv, '--stream-mb') ? { maxStreamBytes: num('--stream-mb', 64) * (1 << 20) } : {}),
       ...(arg(argv, '--page-mb') ? { maxPageBytes: num('--page-mb', 128) * (1 << 20) } : {}),
+      // the layer-quality score and the text layer it annotates (likelihoods, regions of missing text)
+      ...(argv.includes('--layer-quality') ? LAYER_QUALITY_OPTIONS : {}),
     },
     save: !argv.includes('--no-save'),
     log: (l) => console.error(l),

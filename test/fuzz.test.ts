@@ -11,24 +11,39 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FUZZ_DIR, IsolatedAnalyzer, runFuzz } from '../scripts/fuzz';
+import { FUZZ_DIR, IsolatedAnalyzer, LAYER_QUALITY_OPTIONS, runFuzz } from '../scripts/fuzz';
 
 const FUZZ_SEED = 6;
 const FUZZ_COUNT = 1500;
 const BUDGET_MS = 2000;
 const MARGIN_MS = 1500;
+/**
+ * The same with the layer-quality score and the text layer on (the OCR-layer fixtures' scans decoded, the score's
+ * signals, likelihoods and regions of missing text checked too): fewer mutants of another seed, each costing more.
+ */
+const LQ_SEED = 16;
+const LQ_COUNT = 500;
+
+/** The run's summary line in the test output, and no crash or timeout (the first ten named, to regenerate with --index). */
+function assertClean(s: Awaited<ReturnType<typeof runFuzz>>, count: number): void {
+  console.log(`# ${s.line}`);
+  const detail = s.failures
+    .slice(0, 10)
+    .map((f) => `#${f.index} ${f.kind} (${f.from}; ${f.ops.join(', ')}): ${f.detail.slice(0, 400)}`)
+    .join('\n');
+  assert.equal(s.mutants, count);
+  assert.equal(s.crashes, 0, detail);
+  assert.equal(s.timeouts, 0, detail);
+}
 
 describe('fuzz', () => {
   test(`${FUZZ_COUNT} mutants of seed ${FUZZ_SEED}: no crash, no timeout`, { timeout: 300_000 }, async () => {
-    const s = await runFuzz({ seed: FUZZ_SEED, count: FUZZ_COUNT, budgetMs: BUDGET_MS, marginMs: MARGIN_MS, save: false });
-    console.log(`# ${s.line}`);
-    const detail = s.failures
-      .slice(0, 10)
-      .map((f) => `#${f.index} ${f.kind} (${f.from}; ${f.ops.join(', ')}): ${f.detail.slice(0, 400)}`)
-      .join('\n');
-    assert.equal(s.mutants, FUZZ_COUNT);
-    assert.equal(s.crashes, 0, detail);
-    assert.equal(s.timeouts, 0, detail);
+    assertClean(await runFuzz({ seed: FUZZ_SEED, count: FUZZ_COUNT, budgetMs: BUDGET_MS, marginMs: MARGIN_MS, save: false }), FUZZ_COUNT);
+  });
+
+  test(`${LQ_COUNT} mutants of seed ${LQ_SEED} with the layer-quality score: no crash, no timeout`, { timeout: 300_000 }, async () => {
+    const s = await runFuzz({ seed: LQ_SEED, count: LQ_COUNT, budgetMs: BUDGET_MS, marginMs: MARGIN_MS, limits: LAYER_QUALITY_OPTIONS, save: false });
+    assertClean(s, LQ_COUNT);
   });
 });
 

@@ -5,10 +5,13 @@
 
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { AnalyzerOptions } from '../src/analyzer/options';
 import type { DocumentReport, PageReport } from '../src/analyzer/types';
-import { IsolatedAnalyzer, PdfBuilder, checkInvariants, docWith, hostile } from '../scripts/fuzz';
+import { IsolatedAnalyzer, LAYER_QUALITY_OPTIONS, PdfBuilder, ROOT, checkInvariants, docWith, hostile } from '../scripts/fuzz';
+import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
 
 // garbage collected before each run: the memory bounds below are about what one input costs
 const iso = new IsolatedAnalyzer(undefined, true);
@@ -251,5 +254,28 @@ describe('interpreter bounds leave a note', () => {
     assert.match(notes, /q nested deeper than 8: the deeper states were not saved \(maxSaveDepth\)/);
     assert.equal(notes.split('maxOperands').length - 1, 1, 'once per page');
     assert.equal(page(r).route, 'text');
+  });
+});
+
+describe('the fuzzer checks the layer-quality evidence too', () => {
+  test('the OCR-layer fixture passes; a NaN signal, a fourth key, a bad likelihood or too many missing-text boxes do not', () => {
+    const bytes = new Uint8Array(readFileSync(join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf')));
+    const good = analyzePdfSync(bytes, LAYER_QUALITY_OPTIONS);
+    assert.deepEqual(checkInvariants(good), []);
+    const p4 = good.pages[3].evidence;
+    assert.ok(p4.layerQuality && p4.textLayer?.missingText?.length, 'the fixture has a score and regions of missing text to check');
+    const broken = (edit: (r: DocumentReport) => void) => {
+      const r = structuredClone(good);
+      edit(r);
+      return checkInvariants(r);
+    };
+    assert.match(broken((r) => (r.pages[3].evidence.layerQuality!.signals.textError = Number.NaN)).join(), /signal textError/);
+    assert.match(broken((r) => Object.assign(r.pages[3].evidence.layerQuality!, { extra: 1 })).join(), /layerQuality keys/);
+    assert.match(broken((r) => (r.pages[3].evidence.textLayer!.runs[0].likelihood = 2)).join(), /likelihood/);
+    assert.match(
+      broken((r) => (r.pages[3].evidence.textLayer!.missingText = Array.from({ length: MAX_MISSING_REGIONS + 1 }, () => [0, 0, 1, 1]))).join(),
+      /missingText/,
+    );
+    assert.match(broken((r) => (r.pages[3].evidence.textLayer!.missingText = [[5, 0, 1, 1]])).join(), /missing-text box/);
   });
 });
