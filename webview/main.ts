@@ -719,7 +719,8 @@ function drawText(s: Slot): void {
   missing.forEach((rect, j) => {
     const box = h('div', {
       class: 'missing',
-      tabindex: '-1',
+      // the page's one tab stop is its first box: a region when the page has no runs
+      tabindex: layer.runs.length === 0 && j === 0 ? '0' : '-1',
       'data-run': layer.runs.length + j,
       'aria-describedby': 'run-tip',
       'aria-label': `Text on the scan that the layer lacks (region ${j + 1} of ${missing.length})`,
