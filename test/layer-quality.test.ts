@@ -702,3 +702,21 @@ test('a text page reads a scan for its ink only when images cover it as a scan c
   assert.ok(small > 10, `text pages with small images checked: ${small}`);
   t.diagnostic(`text pages with small images: ${small}; scanned text pages read for ink: ${covered}`);
 });
+
+test("runs cut by a limit are not matched to the scan: our own limit never reads as the layer's missing text", () => {
+  // the e2e fixture's page 1: a good layer of 74 runs over the whole paragraph (test/fixtures/e2e/README.md)
+  const bytes = new Uint8Array(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'e2e', 'layer-quality.pdf')));
+  const whole = analyzePdfSync(bytes, { layerQuality: true, textLayer: true }).pages[0].evidence;
+  assert.equal(whole.layerQuality!.reocr, false);
+  assert.equal(whole.layerQuality!.signals.textInkMissed, 0);
+  // with 20 runs kept, the other 54 words' ink has no run over it: not text missing, but evidence cut short
+  const cut = analyzePdfSync(bytes, { layerQuality: true, textLayer: true, maxTextRunsPerPage: 20 }).pages[0].evidence;
+  assert.equal(cut.textLayer!.runs.length, 20);
+  const q = cut.layerQuality!;
+  assert.equal(q.reocr, false, JSON.stringify(q));
+  assert.ok(q.score <= 0.75, 'never a confident keep either');
+  assert.equal(q.signals.incomplete, 'runs');
+  assert.equal(q.signals.textInkMissed, undefined);
+  assert.match(String(q.signals.image), /a limit cut the layer's runs/);
+  assert.equal(cut.textLayer!.missingText, undefined);
+});

@@ -367,9 +367,14 @@ function inkEvidence(
   whole: Whole | { note: string } | undefined,
   maxScanPixels: number,
 ): number {
-  const ink = input.scan
-    ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
-    : { note: 'no scan image' };
+  // runs a limit left out (maxTextRunsPerPage, the memory budget) would leave their text's ink uncovered: read as text
+  // missing from the layer, our own limit would advise re-OCR. Their ink is not matched at all: nothing is known missing
+  const cut = input.layer.runs.length < input.layer.runCount;
+  const ink = cut
+    ? { note: "not matched to the scan: a limit cut the layer's runs" }
+    : input.scan
+      ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
+      : { note: 'no scan image' };
   if ('note' in ink) {
     signals.image = ink.note;
     return INK_MISSED_UNKNOWN;
