@@ -6,9 +6,10 @@ import { anchorLayerShapes, anchorReport, anchorShapes } from './shapes';
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
+import { grayFromSamples, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
-import { PdfDict, PdfStream } from './objects';
+import { getArray, getNumber, PdfDict, PdfStream } from './objects';
 import { type AnalyzerOptions, buildsTextLayer, resolveOptions } from './options';
 import { decideRoute } from './route';
 import {
@@ -164,30 +165,103 @@ function scoreLayer(
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
   const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
+  let held = 0;
+  // the largest image that could not be read, and why: said when no image could be
+  let unread: { area: number; why: string } | undefined;
   for (const im of pageScan ? (s.scanImages ?? []) : []) {
     const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
-    if (im.filter !== 'DCTDecode' || a <= best) continue;
+    if (a <= best) continue;
+    if (im.filter === 'DCTDecode') {
+      best = a;
+      // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
+      const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+      budget.release(held);
+      held = 0;
+      scan = dec.data.length > 0 ? { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream } : undefined;
+      continue;
+    }
+    // a tiny image stretched over the page (a background colour) is no scan
+    if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
+    const layout = im.filter === undefined || im.filter === 'FlateDecode' ? sampleLayout(im.stream.dict, doc) : undefined;
+    if (!layout || layout.width !== im.width || layout.height !== im.height || im.width * im.height > opts.maxScanPixels) {
+      if (a > (unread?.area ?? 0))
+        unread = {
+          area: a,
+          why: !layout
+            ? `scan image not read: ${im.filter ?? 'unfiltered'} ${im.filter === undefined || im.filter === 'FlateDecode' ? 'of a colour space or depth' : 'images'} the score does not decode (it reads baseline JPEG, and Flate of 8-bit gray or RGB or 1-bit gray)`
+            : 'scan image not read: larger than maxScanPixels',
+        };
+      continue;
+    }
+    // decoded whole, then held as gray while the layer is scored (charged: the raw samples and the gray image)
+    const rowBytes = layout.bitsPerComponent === 1 ? Math.ceil(layout.width / 8) : layout.width * layout.components;
+    const bytes = rowBytes * layout.height + layout.width * layout.height;
+    if (!budget.tryCharge(bytes, 'decode')) continue;
+    const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, rowBytes * layout.height));
+    const pixels = dec.error || dec.outOfTime ? undefined : grayFromSamples(dec.data, layout);
+    if (!pixels) {
+      budget.release(bytes);
+      continue;
+    }
     best = a;
-    // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
-    const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
-    scan = dec.data.length > 0 ? { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream } : undefined;
+    budget.release(held);
+    held = bytes;
+    scan = { jpeg: new Uint8Array(0), pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
   }
   let font = '';
   let most = -1;
   for (const f of pr.evidence.fonts) if (f.chars > most) [font, most] = [f.baseFont || f.name, f.chars];
   const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
-  return layerQuality({
-    layer: s.textLayer!,
-    which,
-    scan,
-    budget,
-    maxScanPixels: opts.maxScanPixels,
-    font,
-    producer,
-    // the runs, and so their likelihoods and the regions of text they miss, reach the report only with the text layer on
-    likelihoods: opts.textLayer === true,
-    missingText: opts.textLayer === true,
-  });
+  try {
+    return layerQuality({
+      layer: s.textLayer!,
+      which,
+      scan,
+      budget,
+      maxScanPixels: opts.maxScanPixels,
+      font,
+      producer,
+      // the runs, and so their likelihoods and the regions of text they miss, reach the report only with the text layer on
+      likelihoods: opts.textLayer === true,
+      missingText: opts.textLayer === true,
+      ...(scan === undefined && unread ? { unreadScan: unread.why } : {}),
+    });
+  } finally {
+    // a decoded scan is charged while the layer is scored
+    budget.release(held);
+  }
+}
+
+/** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
+const MIN_SCAN_SIDE = 32;
+
+/**
+ * How an image's samples are laid out, when the layer-quality score can read them decoded: 8 bits a component of gray
+ * or RGB (DeviceGray, DeviceRGB, CalGray, CalRGB, ICCBased with 1 or 3 components), or 1 bit of gray; not an image
+ * mask, not indexed, CMYK or Lab.
+ */
+function sampleLayout(d: PdfDict, doc: OpenedDocument): SampleLayout | undefined {
+  const r = doc.xref;
+  const width = getNumber(r, d, 'Width') ?? getNumber(r, d, 'W');
+  const height = getNumber(r, d, 'Height') ?? getNumber(r, d, 'H');
+  const bpc = getNumber(r, d, 'BitsPerComponent') ?? getNumber(r, d, 'BPC');
+  if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height) || (bpc !== 1 && bpc !== 8)) return undefined;
+  if (r.resolve(d.get('ImageMask')) === true) return undefined;
+  const cs = r.resolve(d.get('ColorSpace') ?? d.get('CS'));
+  let components: number | undefined;
+  if (cs === 'DeviceGray' || cs === 'G' || cs === 'CalGray') components = 1;
+  else if (cs === 'DeviceRGB' || cs === 'RGB' || cs === 'CalRGB') components = 3;
+  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'CalGray') components = 1;
+  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'CalRGB') components = 3;
+  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'ICCBased') {
+    const icc = r.resolve(cs[1]);
+    components = icc instanceof PdfStream ? getNumber(r, icc.dict, 'N') : undefined;
+  }
+  if (components !== 1 && components !== 3) return undefined;
+  if (bpc === 1 && components !== 1) return undefined;
+  const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
+  const inverted = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;
+  return { width, height, components, bitsPerComponent: bpc, inverted };
 }
 
 function unknownPage(page: number, reason: RouteReason, base: Pick<PageEvidence, 'boxes' | 'rotate'>): PageReport {

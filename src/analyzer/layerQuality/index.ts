@@ -47,14 +47,17 @@ import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
 import { isCyrillic, type Language, languageEvidence, languagesFor, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
+import { boxReduce } from './pixels';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
 
-/** the scan image under the layer, still encoded */
+/** the scan image under the layer: a JPEG still encoded, or an image already decoded to gray (pixels.ts) */
 export interface ScanInput {
-  /** JPEG bytes (the stream decoded up to its DCTDecode filter) */
+  /** JPEG bytes (the stream decoded up to its DCTDecode filter); empty when `pixels` holds the scan */
   jpeg: Uint8Array;
+  /** the scan decoded to gray (a FlateDecode or unfiltered image: pixels.ts grayFromSamples), instead of a JPEG */
+  pixels?: GrayImage;
   /** the CTM that paints it (unit square → page) */
   ctm: Matrix;
   /** pixel size as the image dictionary gives it */
@@ -79,6 +82,8 @@ export interface LayerQualityInput {
   likelihoods?: boolean;
   /** true: write where the scan has text no run covers into the layer (TextLayer.missingText; reported with the text layer) */
   missingText?: boolean;
+  /** without `scan`: why the page's scan image could not be read (for signals.image), e.g. its filter */
+  unreadScan?: string;
 }
 
 /** the reocr cut: the estimated CER above which a layer is poor */
@@ -374,7 +379,7 @@ function inkEvidence(
     ? { note: "not matched to the scan: a limit cut the layer's runs" }
     : input.scan
       ? inkSignals(runs, input.scan, input.budget, maxScanPixels, whole && 'means' in whole ? whole.means : undefined)
-      : { note: 'no scan image' };
+      : { note: input.unreadScan ?? 'no scan image' };
   if ('note' in ink) {
     signals.image = ink.note;
     return INK_MISSED_UNKNOWN;
@@ -838,6 +843,7 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
   const { scale, blocks } = shapePlan(runs, scan);
+  if (scan.pixels) return wholeOfPixels(scan, scan.pixels, scale, budget);
   // the image (at that scale), its block means and mask, and the entropy-coded data read in place (the letter shapes
   // read the image as it is: a line's row profile and its words' columns, nothing of the image's size)
   const bytes =
@@ -851,6 +857,20 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
     return { note: !dec.ok ? `scan image not read at letter scale: ${dec.error} (${dec.message})` : 'the scan image is painted flat' };
   }
   return { image: dec.image, means: dec.means, map, release };
+}
+
+/** readWhole for a scan decoded already: the image at the letter shapes' scale and its block means, charged alike. */
+function wholeOfPixels(scan: ScanInput, pixels: GrayImage, scale: 1 | 2 | 4, budget: Budget | undefined): Whole | { note: string } {
+  const bytes =
+    (scale > 1 ? Math.ceil(pixels.width / scale) * Math.ceil(pixels.height / scale) : 0) + Math.ceil(pixels.width / 8) * Math.ceil(pixels.height / 8);
+  if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
+  const image = boxReduce(pixels, scale);
+  const map = pixelMap(scan.ctm, image.width, image.height);
+  if (!map) {
+    budget?.release(bytes);
+    return { note: 'the scan image is painted flat' };
+  }
+  return { image, means: boxReduce(pixels, 8), map, release: () => budget?.release(bytes) };
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
@@ -900,6 +920,11 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, m
   if (means) {
     // the block means at hand (from the letter shapes' full decode): no second walk of the entropy-coded data
     const m = inkMap(means, scan.ctm);
+    return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
+  }
+  if (scan.pixels) {
+    // decoded already: its block means (an eighth of its size each way, as a JPEG's DC terms give them)
+    const m = inkMap(boxReduce(scan.pixels, 8), scan.ctm);
     return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
   }
   // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once

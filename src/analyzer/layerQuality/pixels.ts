@@ -1,0 +1,63 @@
+/**
+ * Scans that are not JPEG: the raw samples of a decoded FlateDecode (or unfiltered) image as the gray image the ink
+ * map and the letter shapes read, and the two reductions those need (8×8 block means, and a box-averaged smaller
+ * copy for a scan of more resolution than the letters need). Pure.
+ */
+import type { GrayImage } from './jpeg';
+
+/** how an image's samples are laid out, as far as the score reads them */
+export interface SampleLayout {
+  width: number;
+  height: number;
+  /** 1 (gray) or 3 (RGB) */
+  components: 1 | 3;
+  /** 8, or 1 (gray only: a bilevel scan) */
+  bitsPerComponent: 1 | 8;
+  /** the image's /Decode array inverts the samples ([1 0]: 0 is white) */
+  inverted: boolean;
+}
+
+/** The samples as an 8-bit gray image (RGB by its luminance, 1 bit as 0 or 255), or undefined when too few bytes. */
+export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | undefined {
+  const { width: w, height: h, components: n, bitsPerComponent: bpc, inverted } = l;
+  const rowBytes = bpc === 1 ? Math.ceil(w / 8) : w * n;
+  if (!(w > 0 && h > 0) || data.length < rowBytes * h) return undefined;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * rowBytes;
+    const o = y * w;
+    if (bpc === 1) for (let x = 0; x < w; x++) out[o + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
+    else if (n === 1) out.set(data.subarray(row, row + w), o);
+    else
+      for (let x = 0, i = row; x < w; x++, i += 3)
+        // Rec. 601 luma in integers
+        out[o + x] = (data[i] * 77 + data[i + 1] * 150 + data[i + 2] * 29) >> 8;
+    if (inverted) for (let x = 0; x < w; x++) out[o + x] = 255 - out[o + x];
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** The image reduced by `s` each way (each pixel the mean of its s × s block; partial blocks at the edges too). */
+export function boxReduce(img: GrayImage, s: number): GrayImage {
+  if (s <= 1) return img;
+  const { width: w, height: h, data } = img;
+  const W = Math.ceil(w / s);
+  const H = Math.ceil(h / s);
+  const sum = new Uint32Array(W);
+  const cnt = new Uint32Array(W);
+  const out = new Uint8Array(W * H);
+  for (let Y = 0; Y < H; Y++) {
+    sum.fill(0);
+    cnt.fill(0);
+    for (let y = Y * s; y < Math.min(h, (Y + 1) * s); y++) {
+      const row = y * w;
+      for (let x = 0; x < w; x++) {
+        const X = (x / s) | 0;
+        sum[X] += data[row + x];
+        cnt[X]++;
+      }
+    }
+    for (let X = 0; X < W; X++) out[Y * W + X] = Math.round(sum[X] / cnt[X]);
+  }
+  return { width: W, height: H, data: out };
+}

@@ -1,0 +1,111 @@
+// Scans that are not JPEG (layerQuality/pixels.ts): FlateDecode images of 8-bit gray or RGB, or 1-bit gray, are read
+// as the score's image evidence the way a JPEG scan is.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { deflateSync } from 'node:zlib';
+import { analyzePdfSync } from '../src/analyzer/index';
+import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels';
+import { makePdf } from './pdf-helpers';
+
+test('grayFromSamples reads 8-bit gray and RGB, 1-bit gray and an inverting /Decode, and refuses too few bytes', () => {
+  const gray = grayFromSamples(new Uint8Array([0, 100, 200, 255]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false });
+  assert.deepEqual([...gray!.data], [0, 100, 200, 255]);
+  const rgb = grayFromSamples(new Uint8Array([255, 255, 255, 255, 0, 0]), {
+    width: 2,
+    height: 1,
+    components: 3,
+    bitsPerComponent: 8,
+    inverted: false,
+  });
+  assert.deepEqual([...rgb!.data], [255, 76]);
+  // 1 bit: rows padded to a byte; 1 is white unless /Decode [1 0]
+  const bits = { width: 3, height: 2, components: 1, bitsPerComponent: 1, inverted: false } as const;
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0b10100000, 0b01000000]), bits)!.data], [255, 0, 255, 0, 255, 0]);
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0b10100000, 0b01000000]), { ...bits, inverted: true })!.data], [0, 255, 0, 255, 0, 255]);
+  assert.equal(grayFromSamples(new Uint8Array([1, 2, 3]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false }), undefined);
+});
+
+test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
+  const img = { width: 3, height: 2, data: new Uint8Array([0, 100, 50, 200, 100, 150]) };
+  assert.deepEqual(boxReduce(img, 2), { width: 2, height: 1, data: new Uint8Array([100, 100]) });
+  assert.equal(boxReduce(img, 1), img);
+});
+
+/**
+ * A 612 × 792 page painted whole by a Flate image of six "lines of print" (letters 3-7 px wide on an 8 px pitch, 10 px
+ * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
+ * Helvetica over the first `covered` lines.
+ */
+function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits'): Uint8Array {
+  const W = 612;
+  const H = 792;
+  const ink = (x: number, y: number) => {
+    const line = Math.floor((y - 116) / 40);
+    const r = (y - 116) % 40;
+    if (y < 116 || line >= 6 || r >= 14 || x < 72 || x >= 300) return false;
+    // one letter an 8 px cell, 3-7 px wide; every third an ascender (rows 0-3 above the 10 px body); every sixth cell a space
+    const c = (x - 72) >> 3;
+    if (c % 6 === 5 || (x - 72) % 8 >= 3 + ((c * 7) % 5)) return false;
+    return r >= 4 || c % 3 === 0;
+  };
+  let samples: Uint8Array;
+  let dict: string;
+  if (layout === 'bits') {
+    const rowBytes = Math.ceil(W / 8);
+    samples = new Uint8Array(rowBytes * H).fill(0xff);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (ink(x, y)) samples[y * rowBytes + (x >> 3)] &= ~(0x80 >> (x & 7));
+    dict = '/ColorSpace /DeviceGray /BitsPerComponent 1';
+  } else {
+    const n = layout === 'rgb' ? 3 : 1;
+    samples = new Uint8Array(W * H * n).fill(235);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (ink(x, y)) samples.fill(30, (y * W + x) * n, (y * W + x + 1) * n);
+    dict = `/ColorSpace /${layout === 'rgb' ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8`;
+  }
+  const z = deflateSync(samples);
+  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} ${dict} /Filter /FlateDecode /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`;
+  // each covered line: its baseline 8 pt above the line's bottom row, text as wide as its ink (Helvetica 10 pt)
+  let text = '';
+  for (let l = 0; l < covered; l++)
+    text += `BT 3 Tr /F1 10 Tf 72 ${H - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
+  return makePdf(`q ${W} 0 0 ${H} 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
+    image,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
+test('a Flate scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in gray, RGB and 1 bit', () => {
+  for (const layout of ['gray', 'rgb', 'bits'] as const) {
+    const full = analyzePdfSync(flateScanPage(6, layout), { layerQuality: true }).pages[0];
+    assert.equal(full.route, 'ocr-layer', layout);
+    const q = full.evidence.layerQuality!;
+    assert.equal(q.signals.image, undefined, `${layout}: ${JSON.stringify(q.signals)}`);
+    assert.ok((q.signals.textInkMissed as number) < 0.05, `${layout}: ${JSON.stringify(q.signals)}`);
+    // two lines of six: two thirds of the text's ink has no word over it
+    const part = analyzePdfSync(flateScanPage(2, layout), { layerQuality: true, textLayer: true }).pages[0];
+    const p = part.evidence.layerQuality!;
+    assert.ok(Math.abs((p.signals.textInkMissed as number) - 2 / 3) < 0.1, `${layout}: ${JSON.stringify(p.signals)}`);
+    assert.equal(p.reocr, true, layout);
+    // where: the four lines under the two the layer has
+    const regions = part.evidence.textLayer!.missingText!;
+    assert.equal(regions.length, 4, `${layout}: ${JSON.stringify(regions)}`);
+    for (const r of regions) assert.ok(r[3] <= 792 - (120 + 80) + 8 && r[0] >= 64 && r[2] <= 308, `${layout}: ${JSON.stringify(r)}`);
+  }
+});
+
+test('a scan the score does not decode is named in signals.image; a 1 × 1 image over the page is no scan', () => {
+  const page = (image: string) =>
+    makePdf(
+      `q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 10 Tf 72 700 Td (sample words written over the scan in a line here) Tj ET`,
+      '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>',
+      [image, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
+    );
+  const fax = page(
+    '<< /Type /XObject /Subtype /Image /Width 1700 /Height 2200 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /Length 4 >>\nstream\nabcd\nendstream',
+  );
+  const q = analyzePdfSync(fax, { layerQuality: true }).pages[0].evidence.layerQuality!;
+  assert.match(String(q.signals.image), /^scan image not read: CCITTFaxDecode images/);
+  const dot = page(
+    '<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 1 >>\nstream\nA\nendstream',
+  );
+  assert.equal(analyzePdfSync(dot, { layerQuality: true }).pages[0].evidence.layerQuality!.signals.image, 'no scan image');
+});
