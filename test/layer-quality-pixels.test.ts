@@ -104,6 +104,15 @@ test('a scan the score does not decode is named in signals.image; a 1 × 1 image
   );
   const q = analyzePdfSync(fax, { layerQuality: true }).pages[0].evidence.layerQuality!;
   assert.match(String(q.signals.image), /^scan image not read: CCITTFaxDecode images/);
+  // a Flate scan whose data stops short of its size is not read either, and says so
+  const z = deflateSync(new Uint8Array(50).fill(128));
+  const short = page(
+    `<< /Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`,
+  );
+  assert.equal(
+    analyzePdfSync(short, { layerQuality: true }).pages[0].evidence.layerQuality!.signals.image,
+    'scan image not read: its data ends early',
+  );
   const dot = page(
     '<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 1 >>\nstream\nA\nendstream',
   );

@@ -183,24 +183,34 @@ function scoreLayer(
     // a tiny image stretched over the page (a background colour) is no scan
     if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
     const layout = im.filter === undefined || im.filter === 'FlateDecode' ? sampleLayout(im.stream.dict, doc) : undefined;
-    if (!layout || layout.width !== im.width || layout.height !== im.height || im.width * im.height > opts.maxScanPixels) {
-      if (a > (unread?.area ?? 0))
-        unread = {
-          area: a,
-          why: !layout
-            ? `scan image not read: ${im.filter ?? 'unfiltered'} ${im.filter === undefined || im.filter === 'FlateDecode' ? 'of a colour space or depth' : 'images'} the score does not decode (it reads baseline JPEG, and Flate of 8-bit gray or RGB or 1-bit gray)`
-            : 'scan image not read: larger than maxScanPixels',
-        };
+    // why this image was not read, said when no image of the page could be (the largest such image's reason)
+    const notRead = (why: string) => {
+      if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
+    };
+    if (!layout) {
+      notRead(
+        im.filter === undefined || im.filter === 'FlateDecode'
+          ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB and 1-bit gray)`
+          : `${im.filter} images are not decoded (the score reads baseline JPEG and Flate images)`,
+      );
+      continue;
+    }
+    if (layout.width !== im.width || layout.height !== im.height || im.width * im.height > opts.maxScanPixels) {
+      notRead('larger than maxScanPixels, or its size unclear');
       continue;
     }
     // decoded whole, then held as gray while the layer is scored (charged: the raw samples and the gray image)
     const rowBytes = layout.bitsPerComponent === 1 ? Math.ceil(layout.width / 8) : layout.width * layout.components;
     const bytes = rowBytes * layout.height + layout.width * layout.height;
-    if (!budget.tryCharge(bytes, 'decode')) continue;
+    if (!budget.tryCharge(bytes, 'decode')) {
+      notRead('it does not fit the memory budget');
+      continue;
+    }
     const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, rowBytes * layout.height));
     const pixels = dec.error || dec.outOfTime ? undefined : grayFromSamples(dec.data, layout);
     if (!pixels) {
       budget.release(bytes);
+      notRead(dec.outOfTime ? 'out of time' : dec.error ? `its data is damaged (${dec.error.slice(0, 80)})` : 'its data ends early');
       continue;
     }
     best = a;
