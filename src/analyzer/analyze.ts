@@ -159,15 +159,51 @@ function scoreLayer(
   opts: AnalyzerOptions,
   meta: DocumentMetadata,
 ): PageReport['evidence']['layerQuality'] {
+  const { scan, held, unread } = scanOf(s, which, doc, budget, opts);
+  let font = '';
+  let most = -1;
+  for (const f of pr.evidence.fonts) if (f.chars > most) [font, most] = [f.baseFont || f.name, f.chars];
+  const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
+  try {
+    return layerQuality({
+      layer: s.textLayer!,
+      which,
+      scan,
+      budget,
+      maxScanPixels: opts.maxScanPixels,
+      font,
+      producer,
+      // the runs, and so their likelihoods and the regions of text they miss, reach the report only with the text layer on
+      likelihoods: opts.textLayer === true,
+      missingText: opts.textLayer === true,
+      ...(scan === undefined && unread !== undefined ? { unreadScan: unread } : {}),
+    });
+  } finally {
+    // a decoded scan is charged while the layer is scored
+    budget.release(held);
+  }
+}
+
+/**
+ * The page's scan for the layer-quality score: its largest image that can be read (a baseline JPEG, still encoded, or
+ * a Flate or unfiltered image decoded to gray, whose bytes stay charged as `held` until released), or, when none can,
+ * why the largest that could not be read was not (`unread`, for signals.image).
+ */
+function scanOf(
+  s: PageScan,
+  which: 'visible' | 'invisible',
+  doc: OpenedDocument,
+  budget: Budget,
+  opts: AnalyzerOptions,
+): { scan?: ScanInput; held: number; unread?: string } {
   let scan: ScanInput | undefined;
   let best = 0;
+  let held = 0;
+  let unread: { area: number; why: string } | undefined;
   // the ink witness must be a scan of the page, as under an OCR layer (whose page the images cover by definition): a
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
   const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
-  let held = 0;
-  // the largest image that could not be read, and why: said when no image could be
-  let unread: { area: number; why: string } | undefined;
   for (const im of pageScan ? (s.scanImages ?? []) : []) {
     const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
     if (a <= best) continue;
@@ -218,28 +254,7 @@ function scoreLayer(
     held = bytes;
     scan = { jpeg: new Uint8Array(0), pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
   }
-  let font = '';
-  let most = -1;
-  for (const f of pr.evidence.fonts) if (f.chars > most) [font, most] = [f.baseFont || f.name, f.chars];
-  const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
-  try {
-    return layerQuality({
-      layer: s.textLayer!,
-      which,
-      scan,
-      budget,
-      maxScanPixels: opts.maxScanPixels,
-      font,
-      producer,
-      // the runs, and so their likelihoods and the regions of text they miss, reach the report only with the text layer on
-      likelihoods: opts.textLayer === true,
-      missingText: opts.textLayer === true,
-      ...(scan === undefined && unread ? { unreadScan: unread.why } : {}),
-    });
-  } finally {
-    // a decoded scan is charged while the layer is scored
-    budget.release(held);
-  }
+  return { scan, held, unread: unread?.why };
 }
 
 /** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
