@@ -1,10 +1,11 @@
-// Scans that are not JPEG (layerQuality/pixels.ts): FlateDecode images of 8-bit gray or RGB, or 1-bit gray, are read
-// as the score's image evidence the way a JPEG scan is.
+// Scans that are not JPEG (layerQuality/pixels.ts, ccitt.ts): FlateDecode images of 8-bit gray or RGB, or 1-bit gray,
+// and CCITT fax images are read as the score's image evidence the way a JPEG scan is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/index';
 import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels';
+import { encodeFax } from './fax-encoder';
 import { makePdf } from './pdf-helpers';
 
 test('grayFromSamples reads 8-bit gray and RGB, 1-bit gray and an inverting /Decode, and refuses too few bytes', () => {
@@ -36,7 +37,7 @@ test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
  * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
  * Helvetica over the first `covered` lines.
  */
-function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits'): Uint8Array {
+function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits' | 'fax' | 'fax-black-1'): Uint8Array {
   const W = 612;
   const H = 792;
   const ink = (x: number, y: number) => {
@@ -50,7 +51,15 @@ function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits'): Uint8A
   };
   let samples: Uint8Array;
   let dict: string;
-  if (layout === 'bits') {
+  let filter = '/FlateDecode';
+  if (layout === 'fax' || layout === 'fax-black-1') {
+    // Group 4; with /BlackIs1 true the image needs /Decode [1 0] to paint black where the scanner saw black
+    const rows = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => ink(x, y)));
+    samples = encodeFax(rows, -1);
+    const black1 = layout === 'fax-black-1';
+    dict = `/ColorSpace /DeviceGray /BitsPerComponent 1 /DecodeParms << /K -1 /Columns ${W} /Rows ${H}${black1 ? ' /BlackIs1 true' : ''} >>${black1 ? ' /Decode [1 0]' : ''}`;
+    filter = '/CCITTFaxDecode';
+  } else if (layout === 'bits') {
     const rowBytes = Math.ceil(W / 8);
     samples = new Uint8Array(rowBytes * H).fill(0xff);
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (ink(x, y)) samples[y * rowBytes + (x >> 3)] &= ~(0x80 >> (x & 7));
@@ -61,8 +70,8 @@ function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits'): Uint8A
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (ink(x, y)) samples.fill(30, (y * W + x) * n, (y * W + x + 1) * n);
     dict = `/ColorSpace /${layout === 'rgb' ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8`;
   }
-  const z = deflateSync(samples);
-  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} ${dict} /Filter /FlateDecode /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`;
+  const z = filter === '/FlateDecode' ? deflateSync(samples) : samples;
+  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} ${dict} /Filter ${filter} /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`;
   // each covered line: its baseline 8 pt above the line's bottom row, text as wide as its ink (Helvetica 10 pt)
   let text = '';
   for (let l = 0; l < covered; l++)
@@ -73,8 +82,8 @@ function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits'): Uint8A
   ]);
 }
 
-test('a Flate scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in gray, RGB and 1 bit', () => {
-  for (const layout of ['gray', 'rgb', 'bits'] as const) {
+test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in gray, RGB, 1 bit and Group 4', () => {
+  for (const layout of ['gray', 'rgb', 'bits', 'fax', 'fax-black-1'] as const) {
     const full = analyzePdfSync(flateScanPage(6, layout), { layerQuality: true }).pages[0];
     assert.equal(full.route, 'ocr-layer', layout);
     const q = full.evidence.layerQuality!;
@@ -99,11 +108,15 @@ test('a scan the score does not decode is named in signals.image; a 1 × 1 image
       '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>',
       [image, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
     );
-  const fax = page(
-    '<< /Type /XObject /Subtype /Image /Width 1700 /Height 2200 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /Length 4 >>\nstream\nabcd\nendstream',
-  );
-  const q = analyzePdfSync(fax, { layerQuality: true }).pages[0].evidence.layerQuality!;
-  assert.match(String(q.signals.image), /^scan image not read: CCITTFaxDecode images/);
+  const image = (filter: string, more = '') =>
+    page(
+      `<< /Type /XObject /Subtype /Image /Width 1700 /Height 2200 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /${filter} ${more} /Length 4 >>\nstream\nabcd\nendstream`,
+    );
+  const signal = (pdf: Uint8Array) => String(analyzePdfSync(pdf, { layerQuality: true }).pages[0].evidence.layerQuality!.signals.image);
+  assert.match(signal(image('JBIG2Decode')), /^scan image not read: JBIG2Decode images are not decoded/);
+  // a fax image: /Columns (1728 when not given) must be its width, and its codes must decode to all its lines
+  assert.equal(signal(image('CCITTFaxDecode')), 'scan image not read: its fax parameters do not match the image (/Columns is not its width)');
+  assert.match(signal(image('CCITTFaxDecode', '/DecodeParms << /K -1 /Columns 1700 >>')), /^scan image not read: its data is damaged \(line 1: /);
   // a Flate scan whose data stops short of its size is not read either, and says so
   const z = deflateSync(new Uint8Array(50).fill(128));
   const short = page(

@@ -4,8 +4,10 @@
  */
 import { anchorLayerShapes, anchorReport, anchorShapes } from './shapes';
 import { Budget } from './budget';
-import { scanPage, ScanContext, type PageScan } from './content';
+import { scanPage, ScanContext, type PageScan, type ScanImage } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
+import { decodeFax, type FaxParams } from './layerQuality/ccitt';
+import type { GrayImage } from './layerQuality/jpeg';
 import { grayFromSamples, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
@@ -149,7 +151,7 @@ function scoredLayer(pr: PageReport, s: PageScan, opts: AnalyzerOptions): 'visib
   return undefined;
 }
 
-/** The layer-quality score of a page (AnalyzerOptions.layerQuality), with the largest JPEG under the layer as witness. */
+/** The layer-quality score of a page (AnalyzerOptions.layerQuality), with the largest scan image under the layer as witness. */
 function scoreLayer(
   pr: PageReport,
   which: 'visible' | 'invisible',
@@ -186,8 +188,8 @@ function scoreLayer(
 
 /**
  * The page's scan for the layer-quality score: its largest image that can be read (a baseline JPEG, still encoded, or
- * a Flate or unfiltered image decoded to gray, whose bytes stay charged as `held` until released), or, when none can,
- * why the largest that could not be read was not (`unread`, for signals.image).
+ * a Flate, unfiltered or CCITT fax image decoded to gray, whose bytes stay charged as `held` until released), or, when
+ * none can, why the largest that could not be read was not (`unread`, for signals.image).
  */
 function scanOf(
   s: PageScan,
@@ -218,16 +220,20 @@ function scanOf(
     }
     // a tiny image stretched over the page (a background colour) is no scan
     if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
-    const layout = im.filter === undefined || im.filter === 'FlateDecode' ? sampleLayout(im.stream.dict, doc) : undefined;
+    const fax = im.filter === 'CCITTFaxDecode' || im.filter === 'CCF';
+    const samples = im.filter === undefined || im.filter === 'FlateDecode' || fax;
+    const layout = samples ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
       if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
     };
-    if (!layout) {
+    if (!layout || (fax && layout.bitsPerComponent !== 1)) {
       notRead(
-        im.filter === undefined || im.filter === 'FlateDecode'
-          ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB and 1-bit gray)`
-          : `${im.filter} images are not decoded (the score reads baseline JPEG and Flate images)`,
+        fax
+          ? 'a CCITT fax image that is not 1-bit gray'
+          : samples
+            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB and 1-bit gray)`
+            : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate and CCITT fax images)`,
       );
       continue;
     }
@@ -235,26 +241,55 @@ function scanOf(
       notRead('larger than maxScanPixels, or its size unclear');
       continue;
     }
-    // decoded whole, then held as gray while the layer is scored (charged: the raw samples and the gray image)
-    const rowBytes = layout.bitsPerComponent === 1 ? Math.ceil(layout.width / 8) : layout.width * layout.components;
-    const bytes = rowBytes * layout.height + layout.width * layout.height;
-    if (!budget.tryCharge(bytes, 'decode')) {
-      notRead('it does not fit the memory budget');
+    const params = fax ? faxParams(im.stream.dict, doc, layout) : undefined;
+    if (fax && !params) {
+      notRead('its fax parameters do not match the image (/Columns is not its width)');
       continue;
     }
-    const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, rowBytes * layout.height));
-    const pixels = dec.error || dec.outOfTime ? undefined : grayFromSamples(dec.data, layout);
-    if (!pixels) {
-      budget.release(bytes);
-      notRead(dec.outOfTime ? 'out of time' : dec.error ? `its data is damaged (${dec.error.slice(0, 80)})` : 'its data ends early');
+    const read = readSamples(im, layout, params, doc, budget, opts);
+    if (typeof read === 'string') {
+      notRead(read);
       continue;
     }
+    const { pixels, bytes } = read;
     best = a;
     budget.release(held);
     held = bytes;
     scan = { jpeg: new Uint8Array(0), pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
   }
   return { scan, held, unread: unread?.why };
+}
+
+/**
+ * A Flate, unfiltered or CCITT fax image decoded whole to gray, with the bytes charged for it (the samples and the gray
+ * image, and a fax image's codes when filters before CCITTFaxDecode decoded them), or why it could not be read.
+ */
+function readSamples(
+  im: ScanImage,
+  layout: SampleLayout,
+  fax: FaxParams | undefined,
+  doc: OpenedDocument,
+  budget: Budget,
+  opts: AnalyzerOptions,
+): { pixels: GrayImage; bytes: number } | string {
+  const rowBytes = layout.bitsPerComponent === 1 ? Math.ceil(layout.width / 8) : layout.width * layout.components;
+  let bytes = rowBytes * layout.height + layout.width * layout.height;
+  if (!budget.tryCharge(bytes, 'decode')) return 'it does not fit the memory budget';
+  // fax codes take well under 16 bits a pixel; samples are exactly their rows
+  const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, fax ? 2 * layout.width * layout.height : rowBytes * layout.height));
+  const coded = fax && dec.data.buffer !== im.stream.raw.buffer ? dec.data.length : 0;
+  if (coded > 0 && !budget.tryCharge(coded, 'decode')) {
+    budget.release(bytes);
+    return 'it does not fit the memory budget';
+  }
+  bytes += coded;
+  const faxed = fax && !dec.error && !dec.outOfTime ? decodeFax(dec.data, fax, budget.deadline) : undefined;
+  const samples = fax ? (faxed?.rows === layout.height ? faxed.data : undefined) : dec.data;
+  const pixels = dec.error || dec.outOfTime || !samples ? undefined : grayFromSamples(samples, layout);
+  if (pixels) return { pixels, bytes };
+  budget.release(bytes);
+  const why = faxed?.error ?? dec.error;
+  return dec.outOfTime || faxed?.outOfTime ? 'out of time' : why ? `its data is damaged (${why.slice(0, 80)})` : 'its data ends early';
 }
 
 /** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
@@ -287,6 +322,28 @@ function sampleLayout(d: PdfDict, doc: OpenedDocument): SampleLayout | undefined
   const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
   const inverted = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;
   return { width, height, components, bitsPerComponent: bpc, inverted };
+}
+
+/**
+ * A CCITTFaxDecode image's /DecodeParms (the entry of its fax filter when /Filter is an array) as the decoder reads
+ * them, or undefined when /Columns is not the image's width.
+ */
+function faxParams(d: PdfDict, doc: OpenedDocument, layout: SampleLayout): FaxParams | undefined {
+  const r = doc.xref;
+  const filters = r.resolve(d.get('Filter') ?? d.get('F'));
+  const all = r.resolve(d.get('DecodeParms') ?? d.get('DP'));
+  const at = Array.isArray(filters) ? filters.length - 1 : 0;
+  const pv = r.resolve(Array.isArray(all) ? all[at] : all);
+  const p = pv instanceof PdfDict ? pv : new PdfDict();
+  const columns = getNumber(r, p, 'Columns') ?? 1728;
+  if (columns !== layout.width) return undefined;
+  return {
+    k: getNumber(r, p, 'K') ?? 0,
+    columns,
+    rows: layout.height,
+    byteAlign: r.resolve(p.get('EncodedByteAlign')) === true,
+    blackIs1: r.resolve(p.get('BlackIs1')) === true,
+  };
 }
 
 function unknownPage(page: number, reason: RouteReason, base: Pick<PageEvidence, 'boxes' | 'rotate'>): PageReport {
