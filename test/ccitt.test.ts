@@ -183,6 +183,12 @@ test('data that ends early or breaks leaves the lines short, with the line it br
   assert.ok(b.rows < 10 && b.error !== undefined && /^line \d+: /.test(b.error), JSON.stringify(b.error));
   // the wrong width: the codes run past the line's end, or the lines come out wrong; never a throw
   assert.doesNotThrow(() => decodeFax(g4, params(-1, 7, 10)));
+  // zeros past any fill where a one-dimensional line should begin (the bit after the longest fill is no end-of-line)
+  const zeros = new Uint8Array(2000);
+  zeros[1000] = 0xff;
+  const z = decodeFax(zeros, params(0, 40, 10));
+  assert.equal(z.rows, 0);
+  assert.match(String(z.error), /^line 1: zeros where a line should begin/);
   // asked for more lines than coded: the image ends at the end-of-block code
   assert.equal(decodeFax(g4, params(-1, 40, 50)).rows, 10);
 });

@@ -183,6 +183,7 @@ export function decodeFax(src: Uint8Array, p: FaxParams, deadline = Infinity): F
         const z = zeros(MAX_FILL);
         if (z < EOL_BITS - 1) break;
         if (pos + z >= totalBits) throw new EndOfData();
+        if (z >= MAX_FILL) throw new FaxError('zeros where a line should begin');
         pos += z + 1;
         if (++eols === 6) throw new EndOfData();
       }
