@@ -241,9 +241,12 @@ export function decodeFax(src: Uint8Array, p: FaxParams, deadline = Infinity): F
     // paint the black runs: between change 2i and 2i + 1
     const o = row * rowBytes;
     for (let i = 0; i < curLen; i += 2) {
-      const from = cur[i];
       const to = Math.min(i + 1 < curLen ? cur[i + 1] : cols, cols);
-      for (let x = from; x < to; x++) data[o + (x >> 3)] |= 0x80 >> (x & 7);
+      let x = cur[i];
+      // the bits up to a byte, whole bytes, the bits after
+      for (; x < to && x & 7; x++) data[o + (x >> 3)] |= 0x80 >> (x & 7);
+      for (; x + 8 <= to; x += 8) data[o + (x >> 3)] = 0xff;
+      for (; x < to; x++) data[o + (x >> 3)] |= 0x80 >> (x & 7);
     }
     [ref, cur] = [cur, ref];
     refLen = curLen;

@@ -26,8 +26,22 @@ export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | 
   for (let y = 0; y < h; y++) {
     const row = y * rowBytes;
     const o = y * w;
-    if (bpc === 1) for (let x = 0; x < w; x++) out[o + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
-    else if (n === 1) out.set(data.subarray(row, row + w), o);
+    if (bpc === 1) {
+      // a byte at a time: a bilevel page is millions of pixels, and this is its one full pass
+      const whole = w >> 3;
+      for (let i = 0, x = o; i < whole; i++, x += 8) {
+        const b = data[row + i];
+        out[x] = b & 0x80 ? 255 : 0;
+        out[x + 1] = b & 0x40 ? 255 : 0;
+        out[x + 2] = b & 0x20 ? 255 : 0;
+        out[x + 3] = b & 0x10 ? 255 : 0;
+        out[x + 4] = b & 0x08 ? 255 : 0;
+        out[x + 5] = b & 0x04 ? 255 : 0;
+        out[x + 6] = b & 0x02 ? 255 : 0;
+        out[x + 7] = b & 0x01 ? 255 : 0;
+      }
+      for (let x = whole * 8; x < w; x++) out[o + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
+    } else if (n === 1) out.set(data.subarray(row, row + w), o);
     else
       for (let x = 0, i = row; x < w; x++, i += 3)
         // Rec. 601 luma in integers
