@@ -8,7 +8,7 @@ import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels'
 import { encodeFax } from './fax-encoder';
 import { makePdf } from './pdf-helpers';
 
-test('grayFromSamples reads 8-bit gray and RGB, 1-bit gray and an inverting /Decode, and refuses too few bytes', () => {
+test('grayFromSamples reads 8-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
   const gray = grayFromSamples(new Uint8Array([0, 100, 200, 255]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false });
   assert.deepEqual([...gray!.data], [0, 100, 200, 255]);
   const rgb = grayFromSamples(new Uint8Array([255, 255, 255, 255, 0, 0]), {
@@ -24,6 +24,19 @@ test('grayFromSamples reads 8-bit gray and RGB, 1-bit gray and an inverting /Dec
   assert.deepEqual([...grayFromSamples(new Uint8Array([0b10100000, 0b01000000]), bits)!.data], [255, 0, 255, 0, 255, 0]);
   assert.deepEqual([...grayFromSamples(new Uint8Array([0b10100000, 0b01000000]), { ...bits, inverted: true })!.data], [0, 255, 0, 255, 0, 255]);
   assert.equal(grayFromSamples(new Uint8Array([1, 2, 3]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false }), undefined);
+  // 2 and 4 bits of gray, scaled to 0..255; and inverted
+  const g2 = { width: 4, height: 1, components: 1, bitsPerComponent: 2, inverted: false } as const;
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0b00011011]), g2)!.data], [0, 85, 170, 255]);
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0b00011011]), { ...g2, inverted: true })!.data], [255, 170, 85, 0]);
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0x0f, 0x80]), { ...g2, width: 3, height: 1, bitsPerComponent: 4 })!.data], [0, 255, 136]);
+  // palette indices (4 bits) read as their entries; an index past the palette's end as its last entry
+  const pal = { width: 4, height: 1, components: 1, bitsPerComponent: 4, inverted: false, palette: new Uint8Array([10, 20, 30]) } as const;
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0x01, 0x2f]), pal)!.data], [10, 20, 30, 30]);
+  // 1-bit indices into a two-entry palette
+  assert.deepEqual(
+    [...grayFromSamples(new Uint8Array([0b10100000]), { ...pal, width: 3, bitsPerComponent: 1, palette: new Uint8Array([200, 7]) })!.data],
+    [7, 200, 7],
+  );
 });
 
 test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
@@ -37,7 +50,8 @@ test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
  * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
  * Helvetica over the first `covered` lines.
  */
-function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits' | 'fax' | 'fax-black-1'): Uint8Array {
+type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'indexed' | 'fax' | 'fax-black-1';
+function flateScanPage(covered: number, layout: Layout): Uint8Array {
   const W = 612;
   const H = 792;
   const ink = (x: number, y: number) => {
@@ -59,6 +73,15 @@ function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits' | 'fax' 
     const black1 = layout === 'fax-black-1';
     dict = `/ColorSpace /DeviceGray /BitsPerComponent 1 /DecodeParms << /K -1 /Columns ${W} /Rows ${H}${black1 ? ' /BlackIs1 true' : ''} >>${black1 ? ' /Decode [1 0]' : ''}`;
     filter = '/CCITTFaxDecode';
+  } else if (layout === 'gray4' || layout === 'indexed') {
+    // 4 bits a pixel, two to a byte: 16 gray levels (ink 2, paper 14), or indices into a 16-colour RGB palette (ink 1, a
+    // dark blue; paper 14, a cream), as OCRmyPDF's optimised scans store them
+    const [dark, light] = layout === 'gray4' ? [2, 14] : [1, 14];
+    const rowBytes = Math.ceil(W / 2);
+    samples = new Uint8Array(rowBytes * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) samples[y * rowBytes + (x >> 1)] |= (ink(x, y) ? dark : light) << (x & 1 ? 0 : 4);
+    const palette = Array.from({ length: 16 }, (_, i) => (i === 1 ? '202060' : i === 14 ? 'F0E8D0' : '808080')).join('');
+    dict = `/ColorSpace ${layout === 'gray4' ? '/DeviceGray' : `[/Indexed /DeviceRGB 15 <${palette}>]`} /BitsPerComponent 4`;
   } else if (layout === 'bits') {
     const rowBytes = Math.ceil(W / 8);
     samples = new Uint8Array(rowBytes * H).fill(0xff);
@@ -82,8 +105,8 @@ function flateScanPage(covered: number, layout: 'gray' | 'rgb' | 'bits' | 'fax' 
   ]);
 }
 
-test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in gray, RGB, 1 bit and Group 4', () => {
-  for (const layout of ['gray', 'rgb', 'bits', 'fax', 'fax-black-1'] as const) {
+test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in every layout read', () => {
+  for (const layout of ['gray', 'rgb', 'bits', 'gray4', 'indexed', 'fax', 'fax-black-1'] as const) {
     const full = analyzePdfSync(flateScanPage(6, layout), { layerQuality: true }).pages[0];
     assert.equal(full.route, 'ocr-layer', layout);
     const q = full.evidence.layerQuality!;

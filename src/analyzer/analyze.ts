@@ -8,10 +8,10 @@ import { scanPage, ScanContext, type PageScan, type ScanImage } from './content'
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import type { GrayImage } from './layerQuality/jpeg';
-import { grayFromSamples, type SampleLayout } from './layerQuality/pixels';
+import { grayFromSamples, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
-import { getArray, getNumber, PdfDict, PdfStream } from './objects';
+import { getArray, getNumber, PdfDict, PdfStream, type PdfValue } from './objects';
 import { type AnalyzerOptions, buildsTextLayer, resolveOptions } from './options';
 import { decideRoute } from './route';
 import {
@@ -232,7 +232,7 @@ function scanOf(
         fax
           ? 'a CCITT fax image that is not 1-bit gray'
           : samples
-            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB and 1-bit gray)`
+            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
             : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate and CCITT fax images)`,
       );
       continue;
@@ -272,7 +272,7 @@ function readSamples(
   budget: Budget,
   opts: AnalyzerOptions,
 ): { pixels: GrayImage; bytes: number } | string {
-  const rowBytes = layout.bitsPerComponent === 1 ? Math.ceil(layout.width / 8) : layout.width * layout.components;
+  const rowBytes = Math.ceil((layout.width * layout.components * layout.bitsPerComponent) / 8);
   let bytes = rowBytes * layout.height + layout.width * layout.height;
   if (!budget.tryCharge(bytes, 'decode')) return 'it does not fit the memory budget';
   // fax codes take well under 16 bits a pixel; samples are exactly their rows
@@ -297,31 +297,60 @@ const MIN_SCAN_SIDE = 32;
 
 /**
  * How an image's samples are laid out, when the layer-quality score can read them decoded: 8 bits a component of gray
- * or RGB (DeviceGray, DeviceRGB, CalGray, CalRGB, ICCBased with 1 or 3 components), or 1 bit of gray; not an image
- * mask, not indexed, CMYK or Lab.
+ * or RGB (DeviceGray, DeviceRGB, CalGray, CalRGB, ICCBased with 1 or 3 components), 1, 2 or 4 bits of gray, or the
+ * indices of an /Indexed palette over gray or RGB (1 to 8 bits: the palettes of OCRmyPDF's optimised scans); not an
+ * image mask, CMYK or Lab.
  */
 function sampleLayout(d: PdfDict, doc: OpenedDocument): SampleLayout | undefined {
   const r = doc.xref;
   const width = getNumber(r, d, 'Width') ?? getNumber(r, d, 'W');
   const height = getNumber(r, d, 'Height') ?? getNumber(r, d, 'H');
   const bpc = getNumber(r, d, 'BitsPerComponent') ?? getNumber(r, d, 'BPC');
-  if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height) || (bpc !== 1 && bpc !== 8)) return undefined;
+  if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height)) return undefined;
+  if (bpc !== 1 && bpc !== 2 && bpc !== 4 && bpc !== 8) return undefined;
   if (r.resolve(d.get('ImageMask')) === true) return undefined;
   const cs = r.resolve(d.get('ColorSpace') ?? d.get('CS'));
-  let components: number | undefined;
-  if (cs === 'DeviceGray' || cs === 'G' || cs === 'CalGray') components = 1;
-  else if (cs === 'DeviceRGB' || cs === 'RGB' || cs === 'CalRGB') components = 3;
-  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'CalGray') components = 1;
-  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'CalRGB') components = 3;
-  else if (Array.isArray(cs) && r.resolve(cs[0]) === 'ICCBased') {
-    const icc = r.resolve(cs[1]);
-    components = icc instanceof PdfStream ? getNumber(r, icc.dict, 'N') : undefined;
-  }
-  if (components !== 1 && components !== 3) return undefined;
-  if (bpc === 1 && components !== 1) return undefined;
   const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
   const inverted = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;
+  if (Array.isArray(cs) && (r.resolve(cs[0]) === 'Indexed' || r.resolve(cs[0]) === 'I')) {
+    // a /Decode on indices is too rare to read
+    const palette = decode === undefined ? paletteOf(cs, doc, bpc) : undefined;
+    return palette ? { width, height, components: 1, bitsPerComponent: bpc, inverted: false, palette } : undefined;
+  }
+  const components = componentsOf(cs, doc);
+  if (components !== 1 && components !== 3) return undefined;
+  if (bpc !== 8 && components !== 1) return undefined;
   return { width, height, components, bitsPerComponent: bpc, inverted };
+}
+
+/** Components of a gray or RGB colour space (1 or 3), or undefined for any other. */
+function componentsOf(cs: PdfValue | undefined, doc: OpenedDocument): number | undefined {
+  const r = doc.xref;
+  if (cs === 'DeviceGray' || cs === 'G' || cs === 'CalGray') return 1;
+  if (cs === 'DeviceRGB' || cs === 'RGB' || cs === 'CalRGB') return 3;
+  if (!Array.isArray(cs)) return undefined;
+  const family = r.resolve(cs[0]);
+  if (family === 'CalGray') return 1;
+  if (family === 'CalRGB') return 3;
+  if (family !== 'ICCBased') return undefined;
+  const icc = r.resolve(cs[1]);
+  return icc instanceof PdfStream ? getNumber(r, icc.dict, 'N') : undefined;
+}
+
+/** An /Indexed colour space's palette as gray (its base gray or RGB), or undefined when it cannot be read whole. */
+function paletteOf(cs: PdfValue[], doc: OpenedDocument, bpc: number): Uint8Array | undefined {
+  const r = doc.xref;
+  const n = componentsOf(r.resolve(cs[1]), doc);
+  const hival = r.resolve(cs[2]);
+  if ((n !== 1 && n !== 3) || typeof hival !== 'number' || !Number.isInteger(hival) || hival < 0 || hival > 255) return undefined;
+  const lookup = r.resolve(cs[3]);
+  // the table is a string or a stream of (hival + 1) × n bytes
+  const bytes = lookup instanceof Uint8Array ? lookup : lookup instanceof PdfStream ? doc.xref.decodeStream(lookup, 768).data : undefined;
+  if (!bytes || bytes.length < (hival + 1) * n) return undefined;
+  const entries = Math.min(hival + 1, 1 << bpc);
+  const palette = new Uint8Array(entries);
+  for (let i = 0; i < entries; i++) palette[i] = n === 1 ? bytes[i] : luma(bytes[3 * i], bytes[3 * i + 1], bytes[3 * i + 2]);
+  return palette;
 }
 
 /**

@@ -9,44 +9,68 @@ import type { GrayImage } from './jpeg';
 export interface SampleLayout {
   width: number;
   height: number;
-  /** 1 (gray) or 3 (RGB) */
+  /** 1 (gray, or a palette's index) or 3 (RGB) */
   components: 1 | 3;
-  /** 8, or 1 (gray only: a bilevel scan) */
-  bitsPerComponent: 1 | 8;
+  /** 8, or 1, 2 or 4 (gray or a palette's index only: bilevel, 4- and 16-level scans) */
+  bitsPerComponent: 1 | 2 | 4 | 8;
   /** the image's /Decode array inverts the samples ([1 0]: 0 is white) */
   inverted: boolean;
+  /** an /Indexed image's palette as gray, one entry an index (the samples are indices) */
+  palette?: Uint8Array;
 }
 
-/** The samples as an 8-bit gray image (RGB by its luminance, 1 bit as 0 or 255), or undefined when too few bytes. */
+/** Rec. 601 luma in integers */
+export const luma = (r: number, g: number, b: number): number => (r * 77 + g * 150 + b * 29) >> 8;
+
+/**
+ * The samples as an 8-bit gray image (RGB by its luminance, fewer bits scaled to 0..255, a palette's indices by their
+ * entries' gray), or undefined when too few bytes.
+ */
 export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | undefined {
-  const { width: w, height: h, components: n, bitsPerComponent: bpc, inverted } = l;
-  const rowBytes = bpc === 1 ? Math.ceil(w / 8) : w * n;
+  const { width: w, height: h, components: n, bitsPerComponent: bpc, inverted, palette } = l;
+  const rowBytes = bpc === 8 ? w * n : Math.ceil((w * bpc) / 8);
   if (!(w > 0 && h > 0) || data.length < rowBytes * h) return undefined;
   const out = new Uint8Array(w * h);
+  // what a sample value reads as: its palette entry, or its level scaled to 0..255 (n = 1 only)
+  let levels: Uint8Array | undefined = palette;
+  if (!levels && bpc < 8) {
+    const max = (1 << bpc) - 1;
+    levels = new Uint8Array(max + 1).map((_, v) => Math.round((v * 255) / max));
+  }
+  if (levels && inverted) levels = levels.map((v) => 255 - v);
   for (let y = 0; y < h; y++) {
     const row = y * rowBytes;
     const o = y * w;
-    if (bpc === 1) {
+    if (bpc === 1 && levels) {
       // a byte at a time: a bilevel page is millions of pixels, and this is its one full pass
+      const [zero, one] = [levels[0], levels[1] ?? levels[0]];
       const whole = w >> 3;
       for (let i = 0, x = o; i < whole; i++, x += 8) {
         const b = data[row + i];
-        out[x] = b & 0x80 ? 255 : 0;
-        out[x + 1] = b & 0x40 ? 255 : 0;
-        out[x + 2] = b & 0x20 ? 255 : 0;
-        out[x + 3] = b & 0x10 ? 255 : 0;
-        out[x + 4] = b & 0x08 ? 255 : 0;
-        out[x + 5] = b & 0x04 ? 255 : 0;
-        out[x + 6] = b & 0x02 ? 255 : 0;
-        out[x + 7] = b & 0x01 ? 255 : 0;
+        out[x] = b & 0x80 ? one : zero;
+        out[x + 1] = b & 0x40 ? one : zero;
+        out[x + 2] = b & 0x20 ? one : zero;
+        out[x + 3] = b & 0x10 ? one : zero;
+        out[x + 4] = b & 0x08 ? one : zero;
+        out[x + 5] = b & 0x04 ? one : zero;
+        out[x + 6] = b & 0x02 ? one : zero;
+        out[x + 7] = b & 0x01 ? one : zero;
       }
-      for (let x = whole * 8; x < w; x++) out[o + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
-    } else if (n === 1) out.set(data.subarray(row, row + w), o);
-    else
-      for (let x = 0, i = row; x < w; x++, i += 3)
-        // Rec. 601 luma in integers
-        out[o + x] = (data[i] * 77 + data[i + 1] * 150 + data[i + 2] * 29) >> 8;
-    if (inverted) for (let x = 0; x < w; x++) out[o + x] = 255 - out[o + x];
+      for (let x = whole * 8; x < w; x++) out[o + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1 ? one : zero;
+    } else if (levels) {
+      const mask = (1 << bpc) - 1;
+      const top = levels.length - 1;
+      for (let x = 0; x < w; x++) {
+        const bit = x * bpc;
+        const v = (data[row + (bit >> 3)] >> (8 - bpc - (bit & 7))) & mask;
+        // an index past the palette's end reads as its last entry (the PDF reference's clamp)
+        out[o + x] = levels[v > top ? top : v];
+      }
+    } else {
+      if (n === 1) out.set(data.subarray(row, row + w), o);
+      else for (let x = 0, i = row; x < w; x++, i += 3) out[o + x] = luma(data[i], data[i + 1], data[i + 2]);
+      if (inverted) for (let x = 0; x < w; x++) out[o + x] = 255 - out[o + x];
+    }
   }
   return { width: w, height: h, data: out };
 }

@@ -1,7 +1,7 @@
-// scripts/ocr-split-bilevel.ts: the one-strip TIFF reader that takes ImageMagick's Group 4 strip as a PDF image's data.
+// scripts/ocr-split-recode.ts: the one-strip TIFF reader that takes ImageMagick's Group 4 strip as a PDF image's data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tiffStrip } from '../scripts/ocr-split-bilevel';
+import { tiffStrip } from '../scripts/ocr-split-recode';
 
 /** a TIFF whose one IFD holds the given SHORT (type 3) or LONG (type 4) tags, then `strip` */
 function tiff(le: boolean, tags: [number, 3 | 4, number][], strip: number[]): Uint8Array {

@@ -1,0 +1,155 @@
+/**
+ * Stores a split's scans another way (issue 16), as archives and scanning tools store text pages: `--as g4` (the
+ * default) thresholds every JPEG image of its PDFs to black and white and stores it as a CCITT Group 4 image, as
+ * office scanners and archives do; `--as palette16` posterises it to 16 grays and stores their indices, 4 bits a
+ * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does. The layers, labels and
+ * truth stay as they are (links to the split's), so `npm run ocr-quality -- --data OUT` measures the score on the same
+ * pages read through another kind of scan: how much of its image evidence survives, and the decoders.
+ *
+ *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16] [--threshold 55]
+ *
+ * Per file: `qpdf --qdf` (streams uncompressed, one object a line), each DCTDecode image's JPEG read by ImageMagick's
+ * `convert` (for g4: thresholded to a one-strip Group 4 TIFF, whose strip is the image's new data; for palette16: its
+ * gray samples), the image dictionary rewritten (g4: /CCITTFaxDecode with /K -1, /Columns, /Rows and /BlackIs1 as the
+ * TIFF's photometric says, 1-bit DeviceGray; palette16: /FlateDecode, 4 bits, [/Indexed /DeviceGray 15 <…>]), then
+ * `fix-qdf` for the lengths and the xref. Needs qpdf (with fix-qdf) and ImageMagick; without them: a clean skip.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
+import { arg, have } from './ocr-split-sources';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A one-strip TIFF's strip (its image data) and whether its photometric interpretation is black-is-zero. */
+export function tiffStrip(tiff: Uint8Array): { strip: Uint8Array; blackIsZero: boolean } | undefined {
+  const v = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  const le = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!le && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return undefined;
+  const ifd = v.getUint32(4, le);
+  const n = v.getUint16(ifd, le);
+  const tags = new Map<number, { count: number; value: number }>();
+  for (let i = 0; i < n; i++) {
+    const at = ifd + 2 + 12 * i;
+    const type = v.getUint16(at + 2, le);
+    const count = v.getUint32(at + 4, le);
+    const value = type === 3 && count === 1 ? v.getUint16(at + 8, le) : v.getUint32(at + 8, le);
+    tags.set(v.getUint16(at, le), { count, value });
+  }
+  const offsets = tags.get(273);
+  const counts = tags.get(279);
+  if (!offsets || !counts || offsets.count !== 1) return undefined;
+  return { strip: tiff.subarray(offsets.value, offsets.value + counts.value), blackIsZero: tags.get(262)?.value === 1 };
+}
+
+const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
+
+export type Recoding = 'g4' | 'palette16';
+
+/** The QDF file with each DCTDecode image stored as `as` says (lengths left for fix-qdf). */
+function recode(qdf: string, work: string, as: Recoding, threshold: number): { out: string; images: number } {
+  const image = /(\d+) 0 obj\n(<<(?:(?!endobj)[\s\S])*?\/Filter \/DCTDecode(?:(?!endobj)[\s\S])*?>>)\nstream\n/g;
+  let out = '';
+  let last = 0;
+  let images = 0;
+  for (let m = image.exec(qdf); m; m = image.exec(qdf)) {
+    const dict = m[2];
+    const w = Number(/\/Width (\d+)/.exec(dict)?.[1]);
+    const h = Number(/\/Height (\d+)/.exec(dict)?.[1]);
+    const lengthObj = /\/Length (\d+) 0 R/.exec(dict)?.[1];
+    const length = lengthObj ? Number(new RegExp(`\\n${lengthObj} 0 obj\\n(\\d+)\\nendobj`).exec(qdf)?.[1]) : NaN;
+    if (!(w > 0 && h > 0 && length > 0)) continue;
+    const start = m.index + m[0].length;
+    writeFileSync(join(work, 'i.jpg'), Buffer.from(qdf.slice(start, start + length), 'latin1'));
+    const image = as === 'g4' ? group4(work, w, h, threshold) : palette16(work, w, h);
+    if (!image) continue;
+    const newDict = dict
+      .replace('/Filter /DCTDecode', image.filter)
+      .replace(/\/BitsPerComponent \d+/, `/BitsPerComponent ${image.bpc}`)
+      .replace(/\/ColorSpace \/Device\w+/, `/ColorSpace ${image.colorSpace}`);
+    // the object up to its data, the new data, and on after the old data
+    out += qdf.slice(last, m.index) + `${m[1]} 0 obj\n${newDict}\nstream\n` + latin1(image.data);
+    last = start + length;
+    images++;
+  }
+  return { out: out + qdf.slice(last), images };
+}
+
+interface Recoded {
+  data: Uint8Array;
+  filter: string;
+  bpc: number;
+  colorSpace: string;
+}
+
+/** work/i.jpg thresholded to Group 4 */
+function group4(work: string, w: number, h: number, threshold: number): Recoded | undefined {
+  execFileSync('convert', [
+    join(work, 'i.jpg'),
+    ...['-colorspace', 'gray', '-threshold', `${threshold}%`, '-type', 'bilevel'],
+    ...['-compress', 'Group4', '-define', `tiff:rows-per-strip=${h}`, join(work, 'i.tif')],
+  ]);
+  const t = tiffStrip(new Uint8Array(readFileSync(join(work, 'i.tif'))));
+  if (!t) return undefined;
+  return {
+    data: t.strip,
+    filter: `/Filter /CCITTFaxDecode\n  /DecodeParms << /K -1 /Columns ${w} /Rows ${h} /BlackIs1 ${t.blackIsZero} >>`,
+    bpc: 1,
+    colorSpace: '/DeviceGray',
+  };
+}
+
+/** work/i.jpg posterised to 16 grays, as 4-bit indices into a gray palette */
+function palette16(work: string, w: number, h: number): Recoded | undefined {
+  const gray = new Uint8Array(execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-depth', '8', 'gray:-'], { maxBuffer: 1 << 30 }));
+  if (gray.length !== w * h) return undefined;
+  const rowBytes = Math.ceil(w / 2);
+  const packed = new Uint8Array(rowBytes * h);
+  // the palette runs from white to black (index i is gray 17 × (15 − i)), so that an index is not its level
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) packed[y * rowBytes + (x >> 1)] |= (15 - (gray[y * w + x] >> 4)) << (x & 1 ? 0 : 4);
+  const palette = Array.from({ length: 16 }, (_, i) => (17 * (15 - i)).toString(16).padStart(2, '0')).join('');
+  return { data: deflateSync(packed), filter: '/Filter /FlateDecode', bpc: 4, colorSpace: `[/Indexed /DeviceGray 15 <${palette}>]` };
+}
+
+function main(): void {
+  const data = resolve(arg('--data') ?? join(ROOT, '..', 'shared', 'ocr-quality'));
+  const outArg = arg('--out');
+  const threshold = Number(arg('--threshold') ?? 55);
+  const as = arg('--as') ?? 'g4';
+  if (!outArg || (as !== 'g4' && as !== 'palette16')) {
+    console.error('usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16] [--threshold 55]');
+    process.exit(2);
+  }
+  const missing = [
+    ['qpdf', ['--version']],
+    ['fix-qdf', ['--version']],
+    ['convert', ['-version']],
+  ].filter(([t, a]) => !have(t as string, a as string[]));
+  if (missing.length || !existsSync(join(data, 'labels.jsonl'))) {
+    console.log(`ocr-split-recode: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no split at ${data}`})`);
+    return;
+  }
+  const out = resolve(outArg);
+  mkdirSync(join(out, 'files'), { recursive: true });
+  for (const f of ['labels.jsonl', 'truth.jsonl', 'score.py', 'README.md'])
+    if (existsSync(join(data, f)) && !existsSync(join(out, f))) symlinkSync(join(data, f), join(out, f));
+  const work = mkdtempSync(join(tmpdir(), 'recode-'));
+  try {
+    let total = 0;
+    for (const name of readdirSync(join(data, 'files')).filter((n) => n.endsWith('.pdf'))) {
+      const qdf = latin1(execFileSync('qpdf', ['--qdf', '--object-streams=disable', join(data, 'files', name), '-'], { maxBuffer: 1 << 30 }));
+      const { out: edited, images } = recode(qdf, work, as, threshold);
+      total += images;
+      writeFileSync(join(work, 'e.pdf'), Buffer.from(edited, 'latin1'));
+      writeFileSync(join(out, 'files', name), execFileSync('fix-qdf', [join(work, 'e.pdf')], { maxBuffer: 1 << 30 }));
+    }
+    console.log(`ocr-split-recode: ${total} images stored as ${as} in ${out}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
