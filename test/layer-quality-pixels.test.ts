@@ -50,7 +50,7 @@ test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
  * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
  * Helvetica over the first `covered` lines.
  */
-type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'indexed' | 'fax' | 'fax-black-1';
+type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'indexed' | 'run-length' | 'fax' | 'fax-black-1';
 function flateScanPage(covered: number, layout: Layout): Uint8Array {
   const W = 612;
   const H = 792;
@@ -93,6 +93,14 @@ function flateScanPage(covered: number, layout: Layout): Uint8Array {
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (ink(x, y)) samples.fill(30, (y * W + x) * n, (y * W + x + 1) * n);
     dict = `/ColorSpace /${layout === 'rgb' ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8`;
   }
+  if (layout === 'run-length') {
+    // 8-bit gray under RunLengthDecode (literal runs of up to 128 bytes, then the end-of-data byte), as a TIFF scan's
+    // PackBits would come
+    const out: number[] = [];
+    for (let i = 0; i < samples.length; i += 128) out.push(Math.min(128, samples.length - i) - 1, ...samples.subarray(i, i + 128));
+    samples = new Uint8Array([...out, 128]);
+    filter = '/RunLengthDecode';
+  }
   const z = filter === '/FlateDecode' ? deflateSync(samples) : samples;
   const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} ${dict} /Filter ${filter} /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`;
   // each covered line: its baseline 8 pt above the line's bottom row, text as wide as its ink (Helvetica 10 pt)
@@ -106,7 +114,7 @@ function flateScanPage(covered: number, layout: Layout): Uint8Array {
 }
 
 test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in every layout read', () => {
-  for (const layout of ['gray', 'rgb', 'bits', 'gray4', 'indexed', 'fax', 'fax-black-1'] as const) {
+  for (const layout of ['gray', 'rgb', 'bits', 'gray4', 'indexed', 'run-length', 'fax', 'fax-black-1'] as const) {
     const full = analyzePdfSync(flateScanPage(6, layout), { layerQuality: true }).pages[0];
     assert.equal(full.route, 'ocr-layer', layout);
     const q = full.evidence.layerQuality!;

@@ -188,8 +188,8 @@ function scoreLayer(
 
 /**
  * The page's scan for the layer-quality score: its largest image that can be read (a baseline JPEG, still encoded, or
- * a Flate, unfiltered or CCITT fax image decoded to gray, whose bytes stay charged as `held` until released), or, when
- * none can, why the largest that could not be read was not (`unread`, for signals.image).
+ * a Flate, LZW or unfiltered image, or a CCITT fax image, decoded to gray, whose bytes stay charged as `held` until
+ * released), or, when none can, why the largest that could not be read was not (`unread`, for signals.image).
  */
 function scanOf(
   s: PageScan,
@@ -221,7 +221,7 @@ function scanOf(
     // a tiny image stretched over the page (a background colour) is no scan
     if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
     const fax = im.filter === 'CCITTFaxDecode' || im.filter === 'CCF';
-    const samples = im.filter === undefined || im.filter === 'FlateDecode' || fax;
+    const samples = im.filter === undefined || SAMPLE_FILTERS.has(im.filter) || fax;
     const layout = samples ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
@@ -233,7 +233,7 @@ function scanOf(
           ? 'a CCITT fax image that is not 1-bit gray'
           : samples
             ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
-            : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate and CCITT fax images)`,
+            : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate, LZW and CCITT fax images)`,
       );
       continue;
     }
@@ -261,8 +261,9 @@ function scanOf(
 }
 
 /**
- * A Flate, unfiltered or CCITT fax image decoded whole to gray, with the bytes charged for it (the samples and the gray
- * image, and a fax image's codes when filters before CCITTFaxDecode decoded them), or why it could not be read.
+ * A Flate, LZW or unfiltered image, or a CCITT fax image, decoded whole to gray, with the bytes charged for it (the
+ * samples and the gray image, and a fax image's codes when filters before CCITTFaxDecode decoded them), or why it
+ * could not be read.
  */
 function readSamples(
   im: ScanImage,
@@ -291,6 +292,12 @@ function readSamples(
   const why = faxed?.error ?? dec.error;
   return dec.outOfTime || faxed?.outOfTime ? 'out of time' : why ? `its data is damaged (${why.slice(0, 80)})` : 'its data ends early';
 }
+
+/**
+ * An image whose last filter is one of these holds its samples once the filter chain is undone (filters.ts decodes
+ * them all): Flate as PNG scans keep them, LZW as TIFF scans do, and the rarer others
+ */
+const SAMPLE_FILTERS = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'RunLengthDecode', 'RL', 'ASCIIHexDecode', 'AHx', 'ASCII85Decode', 'A85']);
 
 /** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
 const MIN_SCAN_SIDE = 32;
