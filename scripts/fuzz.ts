@@ -24,6 +24,9 @@ import { Deflate } from 'fflate';
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../src/analyzer/options';
 import { type DocumentReport, type LayerQuality, LIMIT_REASONS, type PageRoute, type RouteReason, type TextLayer } from '../src/analyzer/types';
 import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
+import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
+import { boxReduce } from '../src/analyzer/layerQuality/pixels';
+import { encodeFax } from './fax-encoder';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, '..');
@@ -901,8 +904,9 @@ export interface Seed {
 
 /**
  * The seed files: the project's fixtures and the hostile generators' files, with `corpus` the shared corpus too, and
- * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks: its baseline JPEG
- * scans are what the score's image evidence reads (the other fixtures' scans are not JPEG).
+ * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks, its scan a baseline
+ * JPEG, a Group 4 or a palette image in turn (recodedScanSeeds): the scans the score's image evidence reads (the other
+ * fixtures' scans are none of these under a layer).
  */
 export function loadSeeds(corpus = false, scans = false): Seed[] {
   const dirs = [join(ROOT, 'test/fixtures/analyzer'), join(ROOT, 'test/fixtures/crypto')];
@@ -929,9 +933,56 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
   const scan = join(ROOT, 'test/fixtures/e2e/layer-quality.pdf');
   if (scans && existsSync(scan)) {
     const s: Seed = { name: relative(ROOT, scan), bytes: new Uint8Array(readFileSync(scan)) };
-    for (let i = 0, n = Math.ceil(seeds.length / 2); i < n; i++) seeds.push(s);
+    // the fixture as it is, and with its scan stored as Group 4 and as a palette: every decoder the score has
+    const kinds = [s, ...recodedScanSeeds(s)];
+    for (let i = 0, n = Math.ceil(seeds.length / 2); i < n; i++) seeds.push(kinds[i % kinds.length]);
   }
   return seeds;
+}
+
+/**
+ * The OCR-layer fixture with its JPEG scan (object 3) stored as the other scans the score decodes, at half its
+ * resolution: Group 4 (CCITTFaxDecode) and 4-bit indices under a 16-gray palette (FlateDecode, /Indexed). The file is
+ * rewritten around the new object, its xref offsets moved by the change in length. None when the fixture is not laid
+ * out as expected.
+ */
+export function recodedScanSeeds(fixture: Seed): Seed[] {
+  const text = Buffer.from(fixture.bytes).toString('latin1');
+  const m = /\n3 0 obj\n<<([^]*?)>>\nstream\n/.exec(text);
+  const length = Number(/\/Length (\d+)/.exec(m?.[1] ?? '')?.[1]);
+  if (!m || !(length > 0)) return [];
+  const start = m.index + 1;
+  const dataAt = m.index + m[0].length;
+  const end = text.indexOf('endobj\n', dataAt + length) + 'endobj\n'.length;
+  const jpeg = decodeJpegGray(fixture.bytes.subarray(dataAt, dataAt + length), 1 << 24);
+  if (!jpeg.ok || end < 'endobj\n'.length) return [];
+  const img = boxReduce(jpeg.image, 2);
+  const { width: w, height: h, data } = img;
+  const ink = (x: number, y: number) => data[y * w + x] < 128;
+  const g4 = encodeFax(
+    Array.from({ length: h }, (_, y) => Array.from({ length: w }, (_, x) => ink(x, y))),
+    -1,
+  );
+  const rowBytes = Math.ceil(w / 2);
+  const indices = new Uint8Array(rowBytes * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) indices[y * rowBytes + (x >> 1)] |= (15 - (data[y * w + x] >> 4)) << (x & 1 ? 0 : 4);
+  const palette = Array.from({ length: 16 }, (_, i) => (17 * (15 - i)).toString(16).padStart(2, '0')).join('');
+  const head = `/Type /XObject /Subtype /Image /Width ${w} /Height ${h}`;
+  const recoded: [string, string, Uint8Array][] = [
+    ['g4', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /DecodeParms << /K -1 /Columns ${w} /Rows ${h} >>`, g4],
+    ['palette16', `${head} /ColorSpace [/Indexed /DeviceGray 15 <${palette}>] /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
+  ];
+  return recoded.map(([kind, dict, bytes]) => {
+    const obj = `3 0 obj\n<< ${dict} /Length ${bytes.length} >>\nstream\n${Buffer.from(bytes).toString('latin1')}\nendstream\nendobj\n`;
+    const delta = obj.length - (end - start);
+    // the xref's offsets past the object, and startxref, move by its change in length
+    let out = text.slice(0, start) + obj + text.slice(end);
+    out = out.replace(/^(\d{10}) (\d{5}) n $/gm, (line, off: string, gen: string) =>
+      Number(off) > start ? `${String(Number(off) + delta).padStart(10, '0')} ${gen} n ` : line,
+    );
+    out = out.replace(/startxref\n(\d+)/, (_, x: string) => `startxref\n${Number(x) + delta}`);
+    return { name: `${fixture.name} (scan as ${kind})`, bytes: new Uint8Array(Buffer.from(out, 'latin1')) };
+  });
 }
 
 function pickWeighted(r: Rng, names: string[]): string {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeFax, FAX_CODE_WORDS, type FaxParams } from '../src/analyzer/layerQuality/ccitt';
-import { encodeFax } from './fax-encoder';
+import { encodeFax } from '../scripts/fax-encoder';
 
 // A 40 × 10 image coded by libtiff 4.5 (`tiffcp -c g4`, `-c g3:1d`, `-c g3:2d:fill`, one strip): the codes of another
 // writer, so the tables and modes are checked against the recommendations as libtiff reads them, not against ourselves.

@@ -11,7 +11,8 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FUZZ_DIR, IsolatedAnalyzer, LAYER_QUALITY_OPTIONS, runFuzz } from '../scripts/fuzz';
+import { FUZZ_DIR, IsolatedAnalyzer, LAYER_QUALITY_OPTIONS, recodedScanSeeds, runFuzz } from '../scripts/fuzz';
+import { analyzePdfSync } from '../src/analyzer/index';
 
 const FUZZ_SEED = 6;
 const FUZZ_COUNT = 1500;
@@ -45,6 +46,30 @@ describe('fuzz', () => {
     const s = await runFuzz({ seed: LQ_SEED, count: LQ_COUNT, budgetMs: BUDGET_MS, marginMs: MARGIN_MS, limits: LAYER_QUALITY_OPTIONS, save: false });
     assertClean(s, LQ_COUNT);
   });
+});
+
+test("the layer-quality seeds store the fixture's scan as Group 4 and as a palette, read with the same advice", () => {
+  const fixture = {
+    name: 'layer-quality.pdf',
+    bytes: new Uint8Array(readFileSync(join(import.meta.dirname, 'fixtures', 'e2e', 'layer-quality.pdf'))),
+  };
+  const advice = (bytes: Uint8Array) =>
+    analyzePdfSync(bytes, LAYER_QUALITY_OPTIONS).pages.map((p) => [p.route, p.evidence.layerQuality?.reocr, p.evidence.layerQuality?.signals.image]);
+  const seeds = recodedScanSeeds(fixture);
+  assert.deepEqual(
+    seeds.map((s) => s.name),
+    ['layer-quality.pdf (scan as g4)', 'layer-quality.pdf (scan as palette16)'],
+  );
+  const want = advice(fixture.bytes);
+  // four scanned pages read (no signals.image note), two of them advised re-OCR
+  assert.deepEqual(
+    want.map((a) => a[1]),
+    [false, true, false, true, false],
+  );
+  for (const s of seeds) {
+    assert.match(Buffer.from(s.bytes).toString('latin1'), s.name.includes('g4') ? /\/CCITTFaxDecode/ : /\/Indexed \/DeviceGray 15/);
+    assert.deepEqual(advice(s.bytes), want, s.name);
+  }
 });
 
 /** `name` → the todo reason of its README line (`[todo: …]`), for reproducers of bugs still open. */

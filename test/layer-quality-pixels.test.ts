@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/index';
 import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels';
-import { encodeFax } from './fax-encoder';
+import { encodeFax } from '../scripts/fax-encoder';
 import { makePdf } from './pdf-helpers';
 
 test('grayFromSamples reads 8-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {

@@ -1,7 +1,7 @@
-// A small CCITT fax encoder for tests: Modified Huffman lines (K = 0, optionally after end-of-line codes) and Group 4
-// lines coded in horizontal mode only (a valid T.6 line: pairs of runs). It uses the decoder's own code tables, so a
-// round trip checks the decoder's modes, make-up runs and line handling, not the tables; the tables are checked
-// against libtiff's output in ccitt.test.ts.
+// A small CCITT fax encoder for tests and the fuzzer's seeds: Modified Huffman lines (K = 0, optionally after
+// end-of-line codes) and Group 4 lines coded in horizontal mode only (a valid T.6 line: pairs of runs). It uses the
+// decoder's own code tables, so a round trip checks the decoder's modes, make-up runs and line handling, not the
+// tables; the tables are checked against libtiff's output in test/ccitt.test.ts.
 import { FAX_CODE_WORDS } from '../src/analyzer/layerQuality/ccitt';
 
 const words = (s: string) => s.split(' ');
