@@ -8,7 +8,7 @@ import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels'
 import { encodeFax } from '../scripts/fax-encoder';
 import { makePdf } from './pdf-helpers';
 
-test('grayFromSamples reads 8-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
+test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
   const gray = grayFromSamples(new Uint8Array([0, 100, 200, 255]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false });
   assert.deepEqual([...gray!.data], [0, 100, 200, 255]);
   const rgb = grayFromSamples(new Uint8Array([255, 255, 255, 255, 0, 0]), {
@@ -29,6 +29,10 @@ test('grayFromSamples reads 8-bit gray and RGB, 1- to 4-bit gray, palette indice
   assert.deepEqual([...grayFromSamples(new Uint8Array([0b00011011]), g2)!.data], [0, 85, 170, 255]);
   assert.deepEqual([...grayFromSamples(new Uint8Array([0b00011011]), { ...g2, inverted: true })!.data], [255, 170, 85, 0]);
   assert.deepEqual([...grayFromSamples(new Uint8Array([0x0f, 0x80]), { ...g2, width: 3, height: 1, bitsPerComponent: 4 })!.data], [0, 255, 136]);
+  // 16 bits: the high byte (big-endian samples), gray and RGB
+  const g16 = { width: 2, height: 1, components: 1, bitsPerComponent: 16, inverted: false } as const;
+  assert.deepEqual([...grayFromSamples(new Uint8Array([0x12, 0xff, 0xfe, 0x00]), g16)!.data], [0x12, 0xfe]);
+  assert.deepEqual([...grayFromSamples(new Uint8Array([255, 0, 255, 0, 255, 0, 255, 9, 0, 9, 0, 9]), { ...g16, components: 3 })!.data], [255, 76]);
   // palette indices (4 bits) read as their entries; an index past the palette's end as its last entry
   const pal = { width: 4, height: 1, components: 1, bitsPerComponent: 4, inverted: false, palette: new Uint8Array([10, 20, 30]) } as const;
   assert.deepEqual([...grayFromSamples(new Uint8Array([0x01, 0x2f]), pal)!.data], [10, 20, 30, 30]);
@@ -50,7 +54,7 @@ test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
  * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
  * Helvetica over the first `covered` lines.
  */
-type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'indexed' | 'run-length' | 'fax' | 'fax-black-1';
+type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'gray16' | 'indexed' | 'run-length' | 'fax' | 'fax-black-1';
 function flateScanPage(covered: number, layout: Layout): Uint8Array {
   const W = 612;
   const H = 792;
@@ -82,6 +86,10 @@ function flateScanPage(covered: number, layout: Layout): Uint8Array {
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) samples[y * rowBytes + (x >> 1)] |= (ink(x, y) ? dark : light) << (x & 1 ? 0 : 4);
     const palette = Array.from({ length: 16 }, (_, i) => (i === 1 ? '202060' : i === 14 ? 'F0E8D0' : '808080')).join('');
     dict = `/ColorSpace ${layout === 'gray4' ? '/DeviceGray' : `[/Indexed /DeviceRGB 15 <${palette}>]`} /BitsPerComponent 4`;
+  } else if (layout === 'gray16') {
+    samples = new Uint8Array(W * H * 2);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) samples.set(ink(x, y) ? [30, 200] : [235, 7], 2 * (y * W + x));
+    dict = '/ColorSpace /DeviceGray /BitsPerComponent 16';
   } else if (layout === 'bits') {
     const rowBytes = Math.ceil(W / 8);
     samples = new Uint8Array(rowBytes * H).fill(0xff);
@@ -114,7 +122,7 @@ function flateScanPage(covered: number, layout: Layout): Uint8Array {
 }
 
 test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in every layout read', () => {
-  for (const layout of ['gray', 'rgb', 'bits', 'gray4', 'indexed', 'run-length', 'fax', 'fax-black-1'] as const) {
+  for (const layout of ['gray', 'rgb', 'bits', 'gray4', 'gray16', 'indexed', 'run-length', 'fax', 'fax-black-1'] as const) {
     const full = analyzePdfSync(flateScanPage(6, layout), { layerQuality: true }).pages[0];
     assert.equal(full.route, 'ocr-layer', layout);
     const q = full.evidence.layerQuality!;

@@ -232,7 +232,7 @@ function scanOf(
         fax
           ? 'a CCITT fax image that is not 1-bit gray'
           : samples
-            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
+            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8- and 16-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
             : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate, LZW and CCITT fax images)`,
       );
       continue;
@@ -303,8 +303,8 @@ const SAMPLE_FILTERS = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'RunLen
 const MIN_SCAN_SIDE = 32;
 
 /**
- * How an image's samples are laid out, when the layer-quality score can read them decoded: 8 bits a component of gray
- * or RGB (DeviceGray, DeviceRGB, CalGray, CalRGB, ICCBased with 1 or 3 components), 1, 2 or 4 bits of gray, or the
+ * How an image's samples are laid out, when the layer-quality score can read them decoded: 8 or 16 bits a component of
+ * gray or RGB (DeviceGray, DeviceRGB, CalGray, CalRGB, ICCBased with 1 or 3 components), 1, 2 or 4 bits of gray, or the
  * indices of an /Indexed palette over gray or RGB (1 to 8 bits: the palettes of OCRmyPDF's optimised scans); not an
  * image mask, CMYK or Lab.
  */
@@ -314,19 +314,19 @@ function sampleLayout(d: PdfDict, doc: OpenedDocument): SampleLayout | undefined
   const height = getNumber(r, d, 'Height') ?? getNumber(r, d, 'H');
   const bpc = getNumber(r, d, 'BitsPerComponent') ?? getNumber(r, d, 'BPC');
   if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height)) return undefined;
-  if (bpc !== 1 && bpc !== 2 && bpc !== 4 && bpc !== 8) return undefined;
+  if (bpc !== 1 && bpc !== 2 && bpc !== 4 && bpc !== 8 && bpc !== 16) return undefined;
   if (r.resolve(d.get('ImageMask')) === true) return undefined;
   const cs = r.resolve(d.get('ColorSpace') ?? d.get('CS'));
   const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
   const inverted = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;
   if (Array.isArray(cs) && (r.resolve(cs[0]) === 'Indexed' || r.resolve(cs[0]) === 'I')) {
     // a /Decode on indices is too rare to read
-    const palette = decode === undefined ? paletteOf(cs, doc, bpc) : undefined;
+    const palette = decode === undefined && bpc <= 8 ? paletteOf(cs, doc, bpc) : undefined;
     return palette ? { width, height, components: 1, bitsPerComponent: bpc, inverted: false, palette } : undefined;
   }
   const components = componentsOf(cs, doc);
   if (components !== 1 && components !== 3) return undefined;
-  if (bpc !== 8 && components !== 1) return undefined;
+  if (bpc < 8 && components !== 1) return undefined;
   return { width, height, components, bitsPerComponent: bpc, inverted };
 }
 

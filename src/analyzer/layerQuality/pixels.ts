@@ -11,8 +11,8 @@ export interface SampleLayout {
   height: number;
   /** 1 (gray, or a palette's index) or 3 (RGB) */
   components: 1 | 3;
-  /** 8, or 1, 2 or 4 (gray or a palette's index only: bilevel, 4- and 16-level scans) */
-  bitsPerComponent: 1 | 2 | 4 | 8;
+  /** 8 or 16 (read to its high byte), or 1, 2 or 4 (gray or a palette's index only: bilevel, 4- and 16-level scans) */
+  bitsPerComponent: 1 | 2 | 4 | 8 | 16;
   /** the image's /Decode array inverts the samples ([1 0]: 0 is white) */
   inverted: boolean;
   /** an /Indexed image's palette as gray, one entry an index (the samples are indices) */
@@ -23,12 +23,12 @@ export interface SampleLayout {
 export const luma = (r: number, g: number, b: number): number => (r * 77 + g * 150 + b * 29) >> 8;
 
 /**
- * The samples as an 8-bit gray image (RGB by its luminance, fewer bits scaled to 0..255, a palette's indices by their
- * entries' gray), or undefined when too few bytes.
+ * The samples as an 8-bit gray image (RGB by its luminance, fewer bits scaled to 0..255, 16 bits by their high byte,
+ * a palette's indices by their entries' gray), or undefined when too few bytes.
  */
 export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | undefined {
   const { width: w, height: h, components: n, bitsPerComponent: bpc, inverted, palette } = l;
-  const rowBytes = bpc === 8 ? w * n : Math.ceil((w * bpc) / 8);
+  const rowBytes = bpc >= 8 ? (w * n * bpc) / 8 : Math.ceil((w * bpc) / 8);
   if (!(w > 0 && h > 0) || data.length < rowBytes * h) return undefined;
   const out = new Uint8Array(w * h);
   // what a sample value reads as: its palette entry, or its level scaled to 0..255 (n = 1 only)
@@ -66,6 +66,11 @@ export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | 
         // an index past the palette's end reads as its last entry (the PDF reference's clamp)
         out[o + x] = levels[v > top ? top : v];
       }
+    } else if (bpc === 16) {
+      // a sample's high byte: the eight bits below it are finer than any ink the score looks for
+      if (n === 1) for (let x = 0, i = row; x < w; x++, i += 2) out[o + x] = data[i];
+      else for (let x = 0, i = row; x < w; x++, i += 6) out[o + x] = luma(data[i], data[i + 2], data[i + 4]);
+      if (inverted) for (let x = 0; x < w; x++) out[o + x] = 255 - out[o + x];
     } else {
       if (n === 1) out.set(data.subarray(row, row + w), o);
       else for (let x = 0, i = row; x < w; x++, i += 3) out[o + x] = luma(data[i], data[i + 1], data[i + 2]);
