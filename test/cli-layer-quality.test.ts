@@ -51,6 +51,8 @@ test('--layer-quality adds the score to ocr-layer pages, a table column and the 
   const table = run('-p', '--layer-quality');
   assert.match(table, /page {2}route .* layer /);
   assert.match(table, /layer quality: \d+ pages? to keep, \d+ to re-OCR/);
+  // the fixture's scan is one flat grey: its layer is judged by its words alone, and the table says so
+  assert.match(table, /\n {4}judged by the words alone on page 1: the scan image shows no contrast\n/);
   assert.match(table, /\d+ to re-OCR · /);
   const text = JSON.parse(run('--json', '--text-layer')) as { pages: { textLayer?: { text: string; runs: unknown[] } }[] };
   assert.ok(text.pages.some((p) => p.textLayer && p.textLayer.runs.length > 0 && p.textLayer.text.length > 0));

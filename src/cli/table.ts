@@ -51,12 +51,24 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     const advised = r.pages.filter((p) => p.layerQuality?.reocr);
     for (const p of advised.slice(0, REOCR_WHY_PAGES)) lines.push(`    page ${p.page}: ${reocrWhy(p.layerQuality!)}`);
     if (advised.length > REOCR_WHY_PAGES) lines.push(`    … and ${advised.length - REOCR_WHY_PAGES} more (--json has every page's signals)`);
+    // OCR-layer pages whose scan gave no evidence (not read, or not matched): their advice rests on the words alone, and
+    // a layer that lacks half the page's text reads as whole there
+    const blind = new Map<string, number[]>();
+    for (const p of r.pages) {
+      const why = p.layerQuality?.signals.image;
+      if (p.route === 'ocr-layer' && typeof why === 'string') blind.set(why, [...(blind.get(why) ?? []), p.page]);
+    }
+    for (const [why, ps] of [...blind].slice(0, BLIND_REASONS))
+      lines.push(`    judged by the words alone on page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)}: ${oneLine(why)}`);
+    if (blind.size > BLIND_REASONS) lines.push(`    … and ${blind.size - BLIND_REASONS} more reasons (--json: signals.image)`);
   }
   return lines.join('\n');
 }
 
 /** pages to re-OCR whose cause the table spells out */
 const REOCR_WHY_PAGES = 10;
+/** reasons a scan gave no evidence that the table spells out */
+const BLIND_REASONS = 3;
 
 /** Why a layer is advised re-OCR, in words: the parts of its estimate (layerCause), else what else decided it. */
 export function reocrWhy(q: LayerQuality): string {
