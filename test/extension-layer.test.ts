@@ -28,7 +28,7 @@ import {
 } from '../src/extension/model';
 import { readSettings } from '../src/extension/settings';
 import { ReportStore } from '../src/extension/store';
-import { chunkPageOverlays, parseHostMessage } from '../src/shared/protocol';
+import { chunkPageOverlays, MAX_SCAN_NOTE, parseHostMessage } from '../src/shared/protocol';
 import { layerTally, wordsGraded } from '../src/shared/routes';
 import { page, report } from './extension-helpers';
 
@@ -196,6 +196,12 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42, textMissing: 0.3 });
   assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: 2 }), { score: 0.4, reocr: true, textMissing: 1 });
   assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: null }), { score: 0.4, reocr: true });
+  // why the scan gave no evidence (signals.image) goes along, cut to MAX_SCAN_NOTE characters; a non-string is dropped
+  const blind = report([layerPage(1, 0.98, false)]);
+  blind.pages[0].evidence.layerQuality!.signals.image = 'scan image not read: JPXDecode images are not decoded';
+  assert.equal(overlayOf(blind, true).pages[0].layer!.scanNote, 'scan image not read: JPXDecode images are not decoded');
+  assert.equal((bad({ score: 0.4, reocr: false, scanNote: 'x'.repeat(500) }) as { scanNote: string }).scanNote.length, MAX_SCAN_NOTE);
+  assert.deepEqual(bad({ score: 0.4, reocr: false, scanNote: 7 }), { score: 0.4, reocr: false });
 });
 
 test('the layer strings go through the translator (the English text is the key)', () => {

@@ -34,6 +34,13 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
     'OCR layer fair (page score 0.85): usable for search, worth a look (words wrong: an estimated 15% of the characters there)',
   );
   assert.equal(layerMeaning({ score: 0.98, reocr: false, textMissing: 0, textError: 0.02 }), 'OCR layer good (page score 0.98): keep');
+  // judged by its words alone (the scan gave no evidence): the badge and its meaning say so
+  const blind = { score: 0.98, reocr: false, scanNote: 'scan image not read: JPXDecode images are not decoded' };
+  assert.equal(layerBadgeText(blind), 'layer good 0.98 · words only');
+  assert.equal(
+    layerMeaning(blind),
+    'OCR layer good (page score 0.98): keep. Judged by its words alone (scan image not read: JPXDecode images are not decoded): text the layer lacks cannot be seen',
+  );
 });
 
 test('grades: poor is the analyzer advice, good from 0.95 on, fair in between', () => {

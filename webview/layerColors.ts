@@ -41,9 +41,9 @@ export function runQuality(
   return q;
 }
 
-/** The page header's badge: "layer poor 0.31 · re-OCR", "layer good 0.98". */
+/** The page header's badge: "layer poor 0.31 · re-OCR", "layer good 0.98", "layer good 0.98 · words only" (no scan evidence). */
 export function layerBadgeText(layer: NonNullable<PageOverlay['layer']>): string {
-  const text = `layer ${layerGrade(layer)} ${scoreText(layer.score)}`;
+  const text = `layer ${layerGrade(layer)} ${scoreText(layer.score)}${layer.scanNote !== undefined ? ' · words only' : ''}`;
   return layer.reocr ? `${text} · re-OCR` : text;
 }
 
@@ -52,7 +52,10 @@ export function layerMeaning(layer: NonNullable<PageOverlay['layer']>): string {
   const g = layerGrade(layer);
   const score = scoreText(layer.score);
   const why = g === 'good' ? '' : causeOf(layer.textMissing, layer.textError).map(causeText).join('; ');
-  if (g === 'poor') return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised`;
-  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}`;
-  return `OCR layer good (page score ${score}): keep`;
+  // without the scan's evidence the layer was judged by its words alone: text missing from it could not be seen
+  const blind = layer.scanNote !== undefined ? `. Judged by its words alone (${layer.scanNote}): text the layer lacks cannot be seen` : '';
+  if (g === 'poor')
+    return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised${blind}`;
+  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}${blind}`;
+  return `OCR layer good (page score ${score}): keep${blind}`;
 }

@@ -5,7 +5,7 @@
  */
 import type { DocumentReport, PageReport, PageRoute } from '../analyzer/types';
 import { pageRanges } from '../analyzer/serialize';
-import { fontRowsOf, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
+import { fontRowsOf, MAX_SCAN_NOTE, type OverlayReport, type PageOverlay, PAGE_ROUTES } from '../shared/protocol';
 import {
   cantTell,
   gradedLayer,
@@ -612,6 +612,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       if (typeof te === 'number' && Number.isFinite(te)) o.layer.textError = te;
       const tm = q.signals.textMissing;
       if (typeof tm === 'number' && Number.isFinite(tm)) o.layer.textMissing = tm;
+      const note = q.signals.image;
+      if (typeof note === 'string') o.layer.scanNote = note.slice(0, MAX_SCAN_NOTE);
     }
     return o;
   });

@@ -79,6 +79,8 @@ export interface PageTextLayer {
 
 /** regions of missing text a page's text layer carries at most (the analyzer reports 32) */
 export const MAX_MISSING_PER_PAGE = 32;
+/** characters of a page's scan note (why its scan gave the layer score no evidence) the webview is sent */
+export const MAX_SCAN_NOTE = 200;
 
 /** What the webview needs to draw one page's overlay: a projection of the analyzer's PageReport. */
 export interface PageOverlay {
@@ -103,8 +105,10 @@ export interface PageOverlay {
    * badge's grade and the colour of the layer's runs. `textError` (signals.textError, the share of the text there
    * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
    * `textMissing` (signals.textMissing, the share of the scan's text no word covers) say why (routes.ts causeOf).
+   * `scanNote` (signals.image, at most MAX_SCAN_NOTE characters) says why the scan gave no evidence: the layer was
+   * judged by its words alone, and text missing from it could not be seen.
    */
-  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number };
+  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; scanNote?: string };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -311,6 +315,7 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
       reocr: x.layer.reocr,
       ...(isFiniteNumber(x.layer.textError) ? { textError: Math.min(1.5, Math.max(0, x.layer.textError)) } : {}),
       ...(isFiniteNumber(x.layer.textMissing) ? { textMissing: Math.min(1, Math.max(0, x.layer.textMissing)) } : {}),
+      ...(typeof x.layer.scanNote === 'string' ? { scanNote: x.layer.scanNote.slice(0, MAX_SCAN_NOTE) } : {}),
     };
   return out;
 }
