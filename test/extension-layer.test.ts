@@ -110,6 +110,10 @@ test('a graded page: its badge in the description, the grade and the evidence in
   assert.deepEqual(why({ textMissing: 0.01, textError: 0.02 }, 0.97, false), []);
   assert.equal(layerBadge(layerPage(1, 0.97, false)), 'layer good (0.97)');
   assert.equal(layerBadge(layerPage(1, 0.9, false)), 'layer fair (0.90)');
+  // judged by its words alone: its scan gave no evidence (signals.image)
+  const blind = layerPage(1, 0.97, false);
+  blind.evidence.layerQuality!.signals.image = 'scan image not read: JPXDecode images are not decoded';
+  assert.equal(layerBadge(blind), 'layer good (0.97) · words only');
   const text = page(1, 'text', ['text-layer'], { layerQuality: { score: 0.2, reocr: true, signals: {} } });
   assert.equal(layerBadge(text), undefined, 'text pages are not graded');
   assert.equal(pageDescription(text), '1200 chars · 0% image');

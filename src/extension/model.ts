@@ -74,11 +74,15 @@ export function gradeLabel(g: LayerGrade): string {
   }
 }
 
-/** A graded page's badge: "layer poor (0.31) · re-OCR", "layer good (0.98)"; undefined for a page without a grade. */
+/**
+ * A graded page's badge: "layer poor (0.31) · re-OCR", "layer good (0.98)", "layer good (0.98) · words only" (its scan
+ * gave no evidence: signals.image says why); undefined for a page without a grade.
+ */
 export function layerBadge(p: PageReport): string | undefined {
   const q = gradedLayer(p);
   if (!q) return undefined;
-  const badge = t('layer {0} ({1})', gradeLabel(layerGrade(q)), scoreText(q.score));
+  let badge = t('layer {0} ({1})', gradeLabel(layerGrade(q)), scoreText(q.score));
+  if (typeof q.signals.image === 'string') badge = `${badge} · ${t('words only')}`;
   return q.reocr ? `${badge} · ${t('re-OCR')}` : badge;
 }
 
