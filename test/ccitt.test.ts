@@ -189,6 +189,9 @@ test('data that ends early or breaks leaves the lines short, with the line it br
   const z = decodeFax(zeros, params(0, 40, 10));
   assert.equal(z.rows, 0);
   assert.match(String(z.error), /^line 1: zeros where a line should begin/);
+  // parameters no image has: an error, no throw
+  for (const bad of [params(-1, 0, 10), params(-1, Number.NaN, 10), params(-1, 40, -1), params(-1, 2.5, 3)])
+    assert.deepEqual(decodeFax(g4, bad), { data: new Uint8Array(0), rows: 0, error: 'no image of these parameters' });
   // asked for more lines than coded: the image ends at the end-of-block code
   assert.equal(decodeFax(g4, params(-1, 40, 50)).rows, 10);
 });

@@ -3,8 +3,9 @@
  * (Modified READ) coding, and T.6 (Group 4), as PDF's /DecodeParms name them (K < 0: Group 4; K = 0: one-dimensional;
  * K > 0: mixed, a tag bit after each line's EOL). Bilevel archive scans are mostly Group 4.
  *
- * Written from the recommendations' description of the coding; the code words are the tables of T.4 (§4.1.2,
- * tables 2 and 3) and its two-dimensional mode codes (§4.2.1.3.3, table 4), which T.6 reuses. Pure.
+ * Written from the recommendations' description of the coding; the code words are T.4's run-length tables
+ * (terminating, make-up and extended make-up codes) and its two-dimensional mode codes, which T.6 reuses; they are
+ * checked against libtiff's codes (test/ccitt.test.ts). Pure.
  *
  * Bounded: the output is the image's size, which the caller has checked and charged; every code word consumes at
  * least one bit, runs never pass the line's end, and the clock is read every few dozen lines.
@@ -130,6 +131,8 @@ class FaxError extends Error {}
  * leaves `rows` short.
  */
 export function decodeFax(src: Uint8Array, p: FaxParams, deadline = Infinity): FaxImage {
+  if (!(Number.isInteger(p.columns) && p.columns > 0 && Number.isInteger(p.rows) && p.rows >= 0 && src instanceof Uint8Array))
+    return { data: new Uint8Array(0), rows: 0, error: 'no image of these parameters' };
   const cols = p.columns;
   const rowBytes = (cols + 7) >> 3;
   const data = new Uint8Array(rowBytes * Math.max(0, p.rows));
