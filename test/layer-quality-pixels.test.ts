@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/index';
-import { boxReduce, grayFromSamples } from '../src/analyzer/layerQuality/pixels';
+import { boxReduce, decodedScan, grayFromSamples, reduceScan } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from '../scripts/fax-encoder';
 import { makePdf } from './pdf-helpers';
 
@@ -40,6 +40,38 @@ test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palett
   assert.deepEqual(
     [...grayFromSamples(new Uint8Array([0b10100000]), { ...pal, width: 3, bitsPerComponent: 1, palette: new Uint8Array([200, 7]) })!.data],
     [7, 200, 7],
+  );
+});
+
+test('a bilevel scan kept as its bits reduces to the same means as its gray image, at every scale, whatever its levels', () => {
+  let seed = 5;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  for (const [w, h] of [
+    [1, 1],
+    [13, 7],
+    [64, 33],
+    [333, 101],
+  ]) {
+    const bits = new Uint8Array(Math.ceil(w / 8) * h).map(() => Math.floor(rnd() * 256));
+    const layouts = [
+      { width: w, height: h, components: 1, bitsPerComponent: 1, inverted: false },
+      { width: w, height: h, components: 1, bitsPerComponent: 1, inverted: true },
+      { width: w, height: h, components: 1, bitsPerComponent: 1, inverted: false, palette: new Uint8Array([200, 31]) },
+    ] as const;
+    for (const l of layouts) {
+      const kept = decodedScan(bits, l)!;
+      assert.ok('bits' in kept, 'kept as bits');
+      const gray = grayFromSamples(bits, l)!;
+      for (const s of [1, 2, 3, 4, 8]) assert.deepEqual(reduceScan(kept, s), boxReduce(gray, s), `${w}×${h} at ${s}`);
+    }
+  }
+  // any other scan is kept in gray
+  const g = decodedScan(new Uint8Array([1, 2, 3, 4]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false })!;
+  assert.ok(!('bits' in g));
+  assert.equal(
+    decodedScan(new Uint8Array(1), { width: 9, height: 1, components: 1, bitsPerComponent: 1, inverted: false }),
+    undefined,
+    'too few bytes',
   );
 });
 

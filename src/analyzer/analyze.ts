@@ -8,7 +8,7 @@ import { scanPage, ScanContext, type PageScan, type ScanImage } from './content'
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import type { GrayImage } from './layerQuality/jpeg';
-import { grayFromSamples, luma, type SampleLayout } from './layerQuality/pixels';
+import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { getArray, getNumber, PdfDict, PdfStream, type PdfValue } from './objects';
@@ -272,9 +272,10 @@ function readSamples(
   doc: OpenedDocument,
   budget: Budget,
   opts: AnalyzerOptions,
-): { pixels: GrayImage; bytes: number } | string {
+): { pixels: DecodedScan; bytes: number } | string {
   const rowBytes = Math.ceil((layout.width * layout.components * layout.bitsPerComponent) / 8);
-  let bytes = rowBytes * layout.height + layout.width * layout.height;
+  // the samples, and the gray image unless the scan is bilevel (kept as its bits: pixels.ts decodedScan)
+  let bytes = rowBytes * layout.height + (layout.bitsPerComponent === 1 ? 0 : layout.width * layout.height);
   if (!budget.tryCharge(bytes, 'decode')) return 'it does not fit the memory budget';
   // fax codes take well under 16 bits a pixel; samples are exactly their rows
   const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, fax ? 2 * layout.width * layout.height : rowBytes * layout.height));
@@ -286,7 +287,7 @@ function readSamples(
   bytes += coded;
   const faxed = fax && !dec.error && !dec.outOfTime ? decodeFax(dec.data, fax, budget.deadline) : undefined;
   const samples = fax ? (faxed?.rows === layout.height ? faxed.data : undefined) : dec.data;
-  const pixels = dec.error || dec.outOfTime || !samples ? undefined : grayFromSamples(samples, layout);
+  const pixels = dec.error || dec.outOfTime || !samples ? undefined : decodedScan(samples, layout);
   if (pixels) return { pixels, bytes };
   budget.release(bytes);
   const why = faxed?.error ?? dec.error;

@@ -47,7 +47,7 @@ import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
 import { isCyrillic, type Language, languageEvidence, languagesFor, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
-import { boxReduce } from './pixels';
+import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -56,8 +56,8 @@ export { languageEvidence } from './language';
 export interface ScanInput {
   /** JPEG bytes (the stream decoded up to its DCTDecode filter); empty when `pixels` holds the scan */
   jpeg: Uint8Array;
-  /** the scan decoded to gray (a FlateDecode or unfiltered image: pixels.ts grayFromSamples), instead of a JPEG */
-  pixels?: GrayImage;
+  /** the scan decoded (a Flate, LZW, unfiltered or fax image: pixels.ts), in gray or, bilevel, as its bits, instead of a JPEG */
+  pixels?: DecodedScan;
   /** the CTM that paints it (unit square → page) */
   ctm: Matrix;
   /** pixel size as the image dictionary gives it */
@@ -860,17 +860,19 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
 }
 
 /** readWhole for a scan decoded already: the image at the letter shapes' scale and its block means, charged alike. */
-function wholeOfPixels(scan: ScanInput, pixels: GrayImage, scale: 1 | 2 | 4, budget: Budget | undefined): Whole | { note: string } {
+function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, budget: Budget | undefined): Whole | { note: string } {
+  // the image at its scale is new unless it is the gray scan itself (a bilevel scan at scale 1 is made gray here)
   const bytes =
-    (scale > 1 ? Math.ceil(pixels.width / scale) * Math.ceil(pixels.height / scale) : 0) + Math.ceil(pixels.width / 8) * Math.ceil(pixels.height / 8);
+    (scale > 1 || isBilevel(pixels) ? Math.ceil(pixels.width / scale) * Math.ceil(pixels.height / scale) : 0) +
+    Math.ceil(pixels.width / 8) * Math.ceil(pixels.height / 8);
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
-  const image = boxReduce(pixels, scale);
+  const image = reduceScan(pixels, scale);
   const map = pixelMap(scan.ctm, image.width, image.height);
   if (!map) {
     budget?.release(bytes);
     return { note: 'the scan image is painted flat' };
   }
-  return { image, means: boxReduce(pixels, 8), map, release: () => budget?.release(bytes) };
+  return { image, means: reduceScan(pixels, 8), map, release: () => budget?.release(bytes) };
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
@@ -924,7 +926,7 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, m
   }
   if (scan.pixels) {
     // decoded already: its block means (an eighth of its size each way, as a JPEG's DC terms give them)
-    const m = inkMap(boxReduce(scan.pixels, 8), scan.ctm);
+    const m = inkMap(reduceScan(scan.pixels, 8), scan.ctm);
     return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
   }
   // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once

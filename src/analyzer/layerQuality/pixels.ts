@@ -5,6 +5,93 @@
  */
 import type { GrayImage } from './jpeg';
 
+/**
+ * A scan decoded for the score: gray pixels, or a bilevel scan kept as its packed rows (1 bit a pixel, most significant
+ * first, rows byte-aligned) with the gray of a 0 and of a 1 bit. A bilevel page is read only reduced (reduceScan), so
+ * it never becomes gray at full size: an eighth of the memory, and its block sums come from whole bytes.
+ */
+export type DecodedScan = GrayImage | BilevelScan;
+
+export interface BilevelScan {
+  width: number;
+  height: number;
+  /** the packed rows, ceil(width / 8) bytes each */
+  bits: Uint8Array;
+  /** the gray a 0 bit and a 1 bit read as (the palette's or /Decode's: 0 and 255, or 255 and 0, or a palette's two entries) */
+  zero: number;
+  one: number;
+}
+
+export const isBilevel = (s: DecodedScan): s is BilevelScan => 'bits' in s;
+
+/** set bits of every byte */
+const POPCOUNT = new Uint8Array(256).map((_, b) => {
+  let n = 0;
+  for (let v = b; v; v >>= 1) n += v & 1;
+  return n;
+});
+
+/**
+ * The scan reduced by `s` each way (each pixel the mean of its s × s block, partial blocks at the edges too; s = 1
+ * the scan itself in gray). A bilevel scan's blocks are counted from its bits for s = 2, 4 and 8 (the same means
+ * boxReduce gives its gray image), and expanded to gray otherwise.
+ */
+export function reduceScan(scan: DecodedScan, s: number): GrayImage {
+  if (!isBilevel(scan)) return boxReduce(scan, s);
+  if (s !== 2 && s !== 4 && s !== 8) return boxReduce(bilevelGray(scan), s);
+  const { width: w, height: h, bits, zero, one } = scan;
+  const rowBytes = (w + 7) >> 3;
+  const W = Math.ceil(w / s);
+  const H = Math.ceil(h / s);
+  // each byte holds 8 / s blocks' bits of a row: block k of a byte is its bits [k·s, (k + 1)·s)
+  const per = 8 / s;
+  const masks = Array.from({ length: per }, (_, k) => ((0xff >> (8 - s)) << (8 - s * (k + 1))) & 0xff);
+  const ones = new Uint32Array(W);
+  const out = new Uint8Array(W * H);
+  // the last byte's bits past the width are no pixels
+  const tail = w & 7 ? (0xff << (8 - (w & 7))) & 0xff : 0xff;
+  for (let Y = 0; Y < H; Y++) {
+    ones.fill(0);
+    const y0 = Y * s;
+    const y1 = Math.min(h, y0 + s);
+    for (let y = y0; y < y1; y++) {
+      const row = y * rowBytes;
+      for (let i = 0; i < rowBytes; i++) {
+        const b = i === rowBytes - 1 ? bits[row + i] & tail : bits[row + i];
+        if (b === 0) continue;
+        for (let k = 0, X = i * per; k < per && X < W; k++, X++) ones[X] += POPCOUNT[b & masks[k]];
+      }
+    }
+    const rows = y1 - y0;
+    for (let X = 0; X < W; X++) {
+      const n = (Math.min(w, (X + 1) * s) - X * s) * rows;
+      out[Y * W + X] = Math.round((ones[X] * one + (n - ones[X]) * zero) / n);
+    }
+  }
+  return { width: W, height: H, data: out };
+}
+
+/** The samples as the score keeps them: a bilevel image (1 bit of gray or of a two-entry palette) as its bits, any
+ * other in gray (grayFromSamples); undefined when too few bytes. */
+export function decodedScan(data: Uint8Array, l: SampleLayout): DecodedScan | undefined {
+  if (l.bitsPerComponent !== 1) return grayFromSamples(data, l);
+  if (!(l.width > 0 && l.height > 0) || data.length < ((l.width + 7) >> 3) * l.height) return undefined;
+  const [zero, one] = l.palette ? [l.palette[0], l.palette[1] ?? l.palette[0]] : l.inverted ? [255, 0] : [0, 255];
+  return { width: l.width, height: l.height, bits: data, zero, one };
+}
+
+/** a bilevel scan in gray at full size */
+function bilevelGray(scan: BilevelScan): GrayImage {
+  return grayFromSamples(scan.bits, {
+    width: scan.width,
+    height: scan.height,
+    components: 1,
+    bitsPerComponent: 1,
+    inverted: false,
+    palette: new Uint8Array([scan.zero, scan.one]),
+  })!;
+}
+
 /** how an image's samples are laid out, as far as the score reads them */
 export interface SampleLayout {
   width: number;
