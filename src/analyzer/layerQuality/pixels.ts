@@ -173,21 +173,19 @@ export function boxReduce(img: GrayImage, s: number): GrayImage {
   const { width: w, height: h, data } = img;
   const W = Math.ceil(w / s);
   const H = Math.ceil(h / s);
+  // each column's block, worked out once (no division a pixel: this is a full pass over the scan)
+  const colOf = new Int32Array(w);
+  for (let x = 0; x < w; x++) colOf[x] = (x / s) | 0;
+  const lastW = w - (W - 1) * s;
   const sum = new Uint32Array(W);
-  const cnt = new Uint32Array(W);
   const out = new Uint8Array(W * H);
   for (let Y = 0; Y < H; Y++) {
     sum.fill(0);
-    cnt.fill(0);
-    for (let y = Y * s; y < Math.min(h, (Y + 1) * s); y++) {
-      const row = y * w;
-      for (let x = 0; x < w; x++) {
-        const X = (x / s) | 0;
-        sum[X] += data[row + x];
-        cnt[X]++;
-      }
-    }
-    for (let X = 0; X < W; X++) out[Y * W + X] = Math.round(sum[X] / cnt[X]);
+    const y0 = Y * s;
+    const y1 = Math.min(h, y0 + s);
+    for (let y = y0; y < y1; y++) for (let x = 0, i = y * w; x < w; x++, i++) sum[colOf[x]] += data[i];
+    const rows = y1 - y0;
+    for (let X = 0; X < W; X++) out[Y * W + X] = Math.round(sum[X] / ((X < W - 1 ? s : lastW) * rows));
   }
   return { width: W, height: H, data: out };
 }
