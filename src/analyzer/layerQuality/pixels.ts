@@ -1,7 +1,7 @@
 /**
- * Scans that are not JPEG: the raw samples of a decoded FlateDecode (or unfiltered) image as the gray image the ink
- * map and the letter shapes read, and the two reductions those need (8×8 block means, and a box-averaged smaller
- * copy for a scan of more resolution than the letters need). Pure.
+ * Scans that are not JPEG: the samples of a decoded Flate, LZW, unfiltered or CCITT fax image as the score keeps them
+ * (gray, or a bilevel scan's bits), and the two reductions the ink map and the letter shapes read (8×8 block means,
+ * and a box-averaged smaller copy for a scan of more resolution than the letters need). Pure.
  */
 import type { GrayImage } from './jpeg';
 
@@ -71,8 +71,10 @@ export function reduceScan(scan: DecodedScan, s: number): GrayImage {
   return { width: W, height: H, data: out };
 }
 
-/** The samples as the score keeps them: a bilevel image (1 bit of gray or of a two-entry palette) as its bits, any
- * other in gray (grayFromSamples); undefined when too few bytes. */
+/**
+ * The samples as the score keeps them: a bilevel image (1 bit of gray or of a two-entry palette) as its bits, any
+ * other in gray (grayFromSamples); undefined when too few bytes.
+ */
 export function decodedScan(data: Uint8Array, l: SampleLayout): DecodedScan | undefined {
   if (l.bitsPerComponent !== 1) return grayFromSamples(data, l);
   if (!(l.width > 0 && l.height > 0) || data.length < ((l.width + 7) >> 3) * l.height) return undefined;
@@ -129,7 +131,7 @@ export function grayFromSamples(data: Uint8Array, l: SampleLayout): GrayImage | 
     const row = y * rowBytes;
     const o = y * w;
     if (bpc === 1 && levels) {
-      // a byte at a time: a bilevel page is millions of pixels, and this is its one full pass
+      // a byte at a time: a bilevel page is millions of pixels
       const [zero, one] = [levels[0], levels[1] ?? levels[0]];
       const whole = w >> 3;
       for (let i = 0, x = o; i < whole; i++, x += 8) {
