@@ -64,14 +64,14 @@ function recode(qdf: string, work: string, as: Recoding, threshold: number): { o
     if (!(w > 0 && h > 0 && length > 0)) continue;
     const start = m.index + m[0].length;
     writeFileSync(join(work, 'i.jpg'), Buffer.from(qdf.slice(start, start + length), 'latin1'));
-    const image = as === 'g4' ? group4(work, w, h, threshold) : palette16(work, w, h);
-    if (!image) continue;
+    const recoded = as === 'g4' ? group4(work, w, h, threshold) : palette16(work, w, h);
+    if (!recoded) continue;
     const newDict = dict
-      .replace('/Filter /DCTDecode', image.filter)
-      .replace(/\/BitsPerComponent \d+/, `/BitsPerComponent ${image.bpc}`)
-      .replace(/\/ColorSpace \/Device\w+/, `/ColorSpace ${image.colorSpace}`);
+      .replace('/Filter /DCTDecode', recoded.filter)
+      .replace(/\/BitsPerComponent \d+/, `/BitsPerComponent ${recoded.bpc}`)
+      .replace(/\/ColorSpace \/Device\w+/, `/ColorSpace ${recoded.colorSpace}`);
     // the object up to its data, the new data, and on after the old data
-    out += qdf.slice(last, m.index) + `${m[1]} 0 obj\n${newDict}\nstream\n` + latin1(image.data);
+    out += qdf.slice(last, m.index) + `${m[1]} 0 obj\n${newDict}\nstream\n` + latin1(recoded.data);
     last = start + length;
     images++;
   }
