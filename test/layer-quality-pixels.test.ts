@@ -181,13 +181,15 @@ test('a scan the score does not decode is named in signals.image; a 1 × 1 image
     );
   const image = (filter: string, more = '') =>
     page(
-      `<< /Type /XObject /Subtype /Image /Width 1700 /Height 2200 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /${filter} ${more} /Length 4 >>\nstream\nabcd\nendstream`,
+      `<< /Type /XObject /Subtype /Image /Width 1700 /Height 2200 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter ${filter.startsWith('[') ? filter : `/${filter}`} ${more} /Length 4 >>\nstream\nabcd\nendstream`,
     );
   const signal = (pdf: Uint8Array) => String(analyzePdfSync(pdf, { layerQuality: true }).pages[0].evidence.layerQuality!.signals.image);
   assert.match(signal(image('JBIG2Decode')), /^scan image not read: JBIG2Decode images are not decoded/);
   // a fax image: /Columns (1728 when not given) must be its width, and its codes must decode to all its lines
   assert.equal(signal(image('CCITTFaxDecode')), 'scan image not read: its fax parameters do not match the image (/Columns is not its width)');
   assert.match(signal(image('CCITTFaxDecode', '/DecodeParms << /K -1 /Columns 1700 >>')), /^scan image not read: its data is damaged \(line 1: /);
+  // a chain whose image filter is not its last: its data is neither samples nor fax codes
+  assert.equal(signal(image('[/DCTDecode /FlateDecode]')), 'scan image not read: its filters stop at DCTDecode, before its data');
   // a Flate scan whose data stops short of its size is not read either, and says so
   const z = deflateSync(new Uint8Array(50).fill(128));
   const short = page(

@@ -279,6 +279,12 @@ function readSamples(
   if (!budget.tryCharge(bytes, 'decode')) return 'it does not fit the memory budget';
   // fax codes take well under 16 bits a pixel; samples are exactly their rows
   const dec = doc.xref.decodeStream(im.stream, Math.min(opts.maxStreamBytes, fax ? 2 * layout.width * layout.height : rowBytes * layout.height));
+  // the chain must end where the image's data is: after its last filter (samples), or at its CCITTFaxDecode (fax codes);
+  // an image filter earlier in the chain stops it on data that is neither
+  if (dec.stoppedAt !== (fax ? 'CCITTFaxDecode' : undefined)) {
+    budget.release(bytes);
+    return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  }
   const coded = fax && dec.data.buffer !== im.stream.raw.buffer ? dec.data.length : 0;
   if (coded > 0 && !budget.tryCharge(coded, 'decode')) {
     budget.release(bytes);
