@@ -7,7 +7,6 @@ import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan, type ScanImage } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
-import type { GrayImage } from './layerQuality/jpeg';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
