@@ -10,6 +10,7 @@ import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
+import { decodesFilter, stopFilterName } from './filters';
 import { getArray, getNumber, PdfDict, PdfStream, type PdfValue } from './objects';
 import { type AnalyzerOptions, buildsTextLayer, resolveOptions } from './options';
 import { decideRoute } from './route';
@@ -187,7 +188,7 @@ function scoreLayer(
 
 /**
  * The page's scan for the layer-quality score: its largest image that can be read (a baseline JPEG, still encoded, or
- * a Flate, LZW or unfiltered image, or a CCITT fax image, decoded to gray, whose bytes stay charged as `held` until
+ * a Flate, LZW or unfiltered image, or a CCITT fax image, decoded (pixels.ts), whose bytes stay charged as `held` until
  * released), or, when none can, why the largest that could not be read was not (`unread`, for signals.image).
  */
 function scanOf(
@@ -219,8 +220,9 @@ function scanOf(
     }
     // a tiny image stretched over the page (a background colour) is no scan
     if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
-    const fax = im.filter === 'CCITTFaxDecode' || im.filter === 'CCF';
-    const samples = im.filter === undefined || SAMPLE_FILTERS.has(im.filter) || fax;
+    const fax = im.filter !== undefined && stopFilterName(im.filter) === 'CCITTFaxDecode';
+    // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
+    const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
     const layout = samples ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
@@ -260,9 +262,9 @@ function scanOf(
 }
 
 /**
- * A Flate, LZW or unfiltered image, or a CCITT fax image, decoded whole to gray, with the bytes charged for it (the
- * samples and the gray image, and a fax image's codes when filters before CCITTFaxDecode decoded them), or why it
- * could not be read.
+ * A Flate, LZW or unfiltered image, or a CCITT fax image, decoded whole (to gray, or a bilevel one to its bits), with
+ * the bytes charged for it (the samples, the gray image, and a fax image's codes when filters before CCITTFaxDecode
+ * decoded them), or why it could not be read.
  */
 function readSamples(
   im: ScanImage,
@@ -298,12 +300,6 @@ function readSamples(
   const why = faxed?.error ?? dec.error;
   return dec.outOfTime || faxed?.outOfTime ? 'out of time' : why ? `its data is damaged (${why.slice(0, 80)})` : 'its data ends early';
 }
-
-/**
- * An image whose last filter is one of these holds its samples once the filter chain is undone (filters.ts decodes
- * them all): Flate as PNG scans keep them, LZW as TIFF scans do, and the rarer others
- */
-const SAMPLE_FILTERS = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'RunLengthDecode', 'RL', 'ASCIIHexDecode', 'AHx', 'ASCII85Decode', 'A85']);
 
 /** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
 const MIN_SCAN_SIDE = 32;

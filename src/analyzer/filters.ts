@@ -54,6 +54,16 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map([
   ['RL', 'rl'],
 ]);
 
+/** Whether decodeFilters undoes this filter (a general one, named in full or abbreviated), rather than stopping at it. */
+export function decodesFilter(name: string): boolean {
+  return DECODERS.has(name);
+}
+
+/** The full name of an image codec or Crypt filter, abbreviations spelled out (CCF → CCITTFaxDecode); undefined for any other. */
+export function stopFilterName(name: string): string | undefined {
+  return STOP_FILTERS.get(name);
+}
+
 /**
  * Typed arrays beyond this are not allocatable everywhere; a larger cap means "no cap" in practice. A fact of the
  * platform, not a limit: the limit is the caller's `maxBytes` (AnalyzerOptions.maxStreamBytes and the like).
