@@ -1,7 +1,7 @@
 /** Human-readable table output of the CLI. */
 import { type FileRecord, pageRanges } from '../analyzer/serialize';
 import type { LayerQuality, PageRoute } from '../analyzer/types';
-import { causeText, layerCause, percent } from '../shared/routes';
+import { causeText, layerCause, percent, scanNote } from '../shared/routes';
 
 const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -55,8 +55,8 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     // a layer that lacks half the page's text reads as whole there
     const blind = new Map<string, number[]>();
     for (const p of r.pages) {
-      const why = p.layerQuality?.signals.image;
-      if (p.route === 'ocr-layer' && typeof why === 'string') blind.set(why, [...(blind.get(why) ?? []), p.page]);
+      const why = p.route === 'ocr-layer' && p.layerQuality ? scanNote(p.layerQuality) : undefined;
+      if (why !== undefined) blind.set(why, [...(blind.get(why) ?? []), p.page]);
     }
     for (const [why, ps] of [...blind].slice(0, BLIND_REASONS))
       lines.push(`    judged by the words alone on page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)}: ${oneLine(why)}`);

@@ -19,6 +19,7 @@ import {
   reasonWords,
   ROUTE_STYLE,
   type RouteStyle,
+  scanNote,
   scoreText,
 } from '../shared/routes';
 import { t } from './l10n';
@@ -82,7 +83,7 @@ export function layerBadge(p: PageReport): string | undefined {
   const q = gradedLayer(p);
   if (!q) return undefined;
   let badge = t('layer {0} ({1})', gradeLabel(layerGrade(q)), scoreText(q.score));
-  if (typeof q.signals.image === 'string') badge = `${badge} · ${t('words only')}`;
+  if (scanNote(q) !== undefined) badge = `${badge} · ${t('words only')}`;
   return q.reocr ? `${badge} · ${t('re-OCR')}` : badge;
 }
 
@@ -616,8 +617,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       if (typeof te === 'number' && Number.isFinite(te)) o.layer.textError = te;
       const tm = q.signals.textMissing;
       if (typeof tm === 'number' && Number.isFinite(tm)) o.layer.textMissing = tm;
-      const note = q.signals.image;
-      if (typeof note === 'string') o.layer.scanNote = note.slice(0, MAX_SCAN_NOTE);
+      const note = scanNote(q);
+      if (note !== undefined) o.layer.scanNote = note.slice(0, MAX_SCAN_NOTE);
     }
     return o;
   });

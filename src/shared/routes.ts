@@ -119,6 +119,15 @@ export function gradedLayer(p: Pick<PageReport, 'route' | 'evidence'>): LayerQua
   return p.route === 'ocr-layer' ? p.evidence.layerQuality : undefined;
 }
 
+/**
+ * Why a layer's scan gave the score no evidence (signals.image: not read, not matched), or undefined when it was read.
+ * Such a layer was judged by its words alone: text missing from it could not be seen ("words only" on every surface).
+ */
+export function scanNote(q: Pick<LayerQuality, 'signals'>): string | undefined {
+  const v = q.signals.image;
+  return typeof v === 'string' ? v : undefined;
+}
+
 /** The graded pages of a report by grade (page numbers in report order); undefined when no page was graded. */
 export interface LayerTally {
   good: number[];
