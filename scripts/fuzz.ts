@@ -27,6 +27,7 @@ import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
 import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { boxReduce } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from './fax-encoder';
+import { palette16Of } from './ocr-split-recode';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(HERE, '..');
@@ -963,14 +964,11 @@ export function recodedScanSeeds(fixture: Seed): Seed[] {
     Array.from({ length: h }, (_, y) => Array.from({ length: w }, (_, x) => ink(x, y))),
     -1,
   );
-  const rowBytes = Math.ceil(w / 2);
-  const indices = new Uint8Array(rowBytes * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) indices[y * rowBytes + (x >> 1)] |= (15 - (data[y * w + x] >> 4)) << (x & 1 ? 0 : 4);
-  const palette = Array.from({ length: 16 }, (_, i) => (17 * (15 - i)).toString(16).padStart(2, '0')).join('');
+  const { indices, colorSpace } = palette16Of(data, w, h);
   const head = `/Type /XObject /Subtype /Image /Width ${w} /Height ${h}`;
   const recoded: [string, string, Uint8Array][] = [
     ['g4', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /DecodeParms << /K -1 /Columns ${w} /Rows ${h} >>`, g4],
-    ['palette16', `${head} /ColorSpace [/Indexed /DeviceGray 15 <${palette}>] /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
+    ['palette16', `${head} /ColorSpace ${colorSpace} /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
   ];
   return recoded.map(([kind, dict, bytes]) => {
     const obj = `3 0 obj\n<< ${dict} /Length ${bytes.length} >>\nstream\n${Buffer.from(bytes).toString('latin1')}\nendstream\nendobj\n`;

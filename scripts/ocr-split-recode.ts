@@ -106,12 +106,20 @@ function group4(work: string, w: number, h: number, threshold: number): Recoded 
 function palette16(work: string, w: number, h: number): Recoded | undefined {
   const gray = new Uint8Array(execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-depth', '8', 'gray:-'], { maxBuffer: 1 << 30 }));
   if (gray.length !== w * h) return undefined;
+  const { indices, colorSpace } = palette16Of(gray, w, h);
+  return { data: deflateSync(indices), filter: '/Filter /FlateDecode', bpc: 4, colorSpace };
+}
+
+/**
+ * A gray image posterised to 16 grays: its 4-bit indices (two a byte, rows byte-aligned) and the /Indexed colour space
+ * they index. The palette runs from white to black (index i is gray 17 × (15 − i)), so that an index is not its level.
+ */
+export function palette16Of(gray: Uint8Array, w: number, h: number): { indices: Uint8Array; colorSpace: string } {
   const rowBytes = Math.ceil(w / 2);
-  const packed = new Uint8Array(rowBytes * h);
-  // the palette runs from white to black (index i is gray 17 × (15 − i)), so that an index is not its level
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) packed[y * rowBytes + (x >> 1)] |= (15 - (gray[y * w + x] >> 4)) << (x & 1 ? 0 : 4);
+  const indices = new Uint8Array(rowBytes * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) indices[y * rowBytes + (x >> 1)] |= (15 - (gray[y * w + x] >> 4)) << (x & 1 ? 0 : 4);
   const palette = Array.from({ length: 16 }, (_, i) => (17 * (15 - i)).toString(16).padStart(2, '0')).join('');
-  return { data: deflateSync(packed), filter: '/Filter /FlateDecode', bpc: 4, colorSpace: `[/Indexed /DeviceGray 15 <${palette}>]` };
+  return { indices, colorSpace: `[/Indexed /DeviceGray 15 <${palette}>]` };
 }
 
 function main(): void {
