@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decodeFax, FAX_CODE_WORDS, type FaxParams } from '../src/analyzer/layerQuality/ccitt';
 import { encodeFax } from '../scripts/fax-encoder';
+import { prng } from '../scripts/fuzz';
 
 // A 40 × 10 image coded by libtiff 4.5 (`tiffcp -c g4`, `-c g3:1d`, `-c g3:2d:fill`, one strip): the codes of another
 // writer, so the tables and modes are checked against the recommendations as libtiff reads them, not against ourselves.
@@ -127,8 +128,7 @@ test('each code table is a prefix code of the sizes T.4 gives, and no code word 
 
 /** a seeded image: random runs, some longer than 2560 pixels (two make-up codes), and lines copied from the one above */
 function randomImage(seed: number, columns: number, rows: number): boolean[][] {
-  let s = seed;
-  const rnd = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const rnd = prng(seed);
   const out: boolean[][] = [];
   for (let y = 0; y < rows; y++) {
     if (y > 0 && rnd() < 0.3) {
@@ -197,8 +197,7 @@ test('data that ends early or breaks leaves the lines short, with the line it br
 });
 
 test('random bytes never throw, and cost at most about the image they are decoded into', () => {
-  let s = 7;
-  const rnd = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const rnd = prng(7);
   const t0 = Date.now();
   for (let i = 0; i < 300; i++) {
     const src = new Uint8Array(1 + Math.floor(rnd() * 3000)).map(() => Math.floor(rnd() * 256));

@@ -6,6 +6,7 @@ import { deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/index';
 import { boxReduce, decodedScan, grayFromSamples, reduceScan } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from '../scripts/fax-encoder';
+import { prng } from '../scripts/fuzz';
 import { makePdf } from './pdf-helpers';
 
 test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
@@ -44,8 +45,7 @@ test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palett
 });
 
 test('a bilevel scan kept as its bits reduces to the same means as its gray image, at every scale, whatever its levels', () => {
-  let seed = 5;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const rnd = prng(5);
   for (const [w, h] of [
     [1, 1],
     [13, 7],
