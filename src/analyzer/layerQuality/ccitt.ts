@@ -168,7 +168,6 @@ export function decodeFax(src: Uint8Array, p: FaxParams, deadline = Infinity): F
   // changes of colour, as pixel offsets: even entries white → black, odd black → white; three sentinels at `cols`
   let ref = new Int32Array(cols + 5);
   let cur = new Int32Array(cols + 5);
-  let refLen = 0;
   ref.fill(cols, 0, 3);
 
   let row = 0;
@@ -252,8 +251,7 @@ export function decodeFax(src: Uint8Array, p: FaxParams, deadline = Infinity): F
       for (; x < to; x++) data[o + (x >> 3)] |= 0x80 >> (x & 7);
     }
     [ref, cur] = [cur, ref];
-    refLen = curLen;
-    ref.fill(cols, refLen, refLen + 3);
+    ref.fill(cols, curLen, curLen + 3);
   };
 
   const result = (extra: Partial<FaxImage>): FaxImage => {
