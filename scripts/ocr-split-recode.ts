@@ -2,17 +2,19 @@
  * Stores a split's scans another way (issue 16), as archives and scanning tools store text pages: `--as g4` (the
  * default) thresholds every JPEG image of its PDFs to black and white and stores it as a CCITT Group 4 image, as
  * office scanners and archives do; `--as palette16` posterises it to 16 grays and stores their indices, 4 bits a
- * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does. The layers, labels and
+ * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does; `--as jpx` stores
+ * it as JPEG 2000 (a JP2 file, the 9/7 wavelet at compression ratio `--rate`), as archives do. The layers, labels and
  * truth stay as they are (links to the split's), so `npm run ocr-quality -- --data OUT` measures the score on the same
  * pages read through another kind of scan: how much of its image evidence survives, and the decoders.
  *
- *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16] [--threshold 55]
+ *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx] [--threshold 55] [--rate 20]
  *
  * Per file: `qpdf --qdf` (streams uncompressed, one object a line), each DCTDecode image's JPEG read by ImageMagick's
  * `convert` (for g4: thresholded to a one-strip Group 4 TIFF, whose strip is the image's new data; for palette16: its
  * gray samples), the image dictionary rewritten (g4: /CCITTFaxDecode with /K -1, /Columns, /Rows and /BlackIs1 as the
  * TIFF's photometric says, 1-bit DeviceGray; palette16: /FlateDecode, 4 bits, [/Indexed /DeviceGray 15 <…>]), then
- * `fix-qdf` for the lengths and the xref. Needs qpdf (with fix-qdf) and ImageMagick; without them: a clean skip.
+ * `fix-qdf` for the lengths and the xref; jpx: OpenJPEG's `opj_compress` on the image as PNM, /JPXDecode. Needs qpdf
+ * (with fix-qdf) and ImageMagick, and for jpx OpenJPEG's tools; without them: a clean skip.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -47,10 +49,10 @@ export function tiffStrip(tiff: Uint8Array): { strip: Uint8Array; blackIsZero: b
 
 const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 
-export type Recoding = 'g4' | 'palette16';
+export type Recoding = 'g4' | 'palette16' | 'jpx';
 
 /** The QDF file with each DCTDecode image stored as `as` says (lengths left for fix-qdf). */
-function recode(qdf: string, work: string, as: Recoding, threshold: number): { out: string; images: number } {
+function recode(qdf: string, work: string, as: Recoding, threshold: number, rate: number): { out: string; images: number } {
   const image = /(\d+) 0 obj\n(<<(?:(?!endobj)[\s\S])*?\/Filter \/DCTDecode(?:(?!endobj)[\s\S])*?>>)\nstream\n/g;
   let out = '';
   let last = 0;
@@ -64,12 +66,12 @@ function recode(qdf: string, work: string, as: Recoding, threshold: number): { o
     if (!(w > 0 && h > 0 && length > 0)) continue;
     const start = m.index + m[0].length;
     writeFileSync(join(work, 'i.jpg'), Buffer.from(qdf.slice(start, start + length), 'latin1'));
-    const recoded = as === 'g4' ? group4(work, w, h, threshold) : palette16(work, w, h);
+    const recoded = as === 'g4' ? group4(work, w, h, threshold) : as === 'jpx' ? jpx(work, rate) : palette16(work, w, h);
     if (!recoded) continue;
     const newDict = dict
       .replace('/Filter /DCTDecode', recoded.filter)
       .replace(/\/BitsPerComponent \d+/, `/BitsPerComponent ${recoded.bpc}`)
-      .replace(/\/ColorSpace \/Device\w+/, `/ColorSpace ${recoded.colorSpace}`);
+      .replace(/\/ColorSpace \/Device\w+/, (cs) => (recoded.colorSpace ? `/ColorSpace ${recoded.colorSpace}` : cs));
     // the object up to its data, the new data, and on after the old data
     out += qdf.slice(last, m.index) + `${m[1]} 0 obj\n${newDict}\nstream\n` + latin1(recoded.data);
     last = start + length;
@@ -102,6 +104,16 @@ function group4(work: string, w: number, h: number, threshold: number): Recoded 
   };
 }
 
+/**
+ * work/i.jpg as a JP2 file of the 9/7 wavelet at `rate` (compression ratio), as archives store page scans; its colour
+ * (gray or RGB, the latter with the component transform) and 8 bits stay as the JPEG had them
+ */
+function jpx(work: string, rate: number): Recoded | undefined {
+  execFileSync('convert', [join(work, 'i.jpg'), join(work, 'i.pnm')]);
+  execFileSync('opj_compress', ['-i', join(work, 'i.pnm'), '-o', join(work, 'i.jp2'), '-I', '-r', String(rate)], { stdio: 'ignore' });
+  return { data: new Uint8Array(readFileSync(join(work, 'i.jp2'))), filter: '/Filter /JPXDecode', bpc: 8, colorSpace: '' };
+}
+
 /** work/i.jpg posterised to 16 grays, as 4-bit indices into a gray palette */
 function palette16(work: string, w: number, h: number): Recoded | undefined {
   const gray = new Uint8Array(execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-depth', '8', 'gray:-'], { maxBuffer: 1 << 30 }));
@@ -127,14 +139,19 @@ function main(): void {
   const outArg = arg('--out');
   const threshold = Number(arg('--threshold') ?? 55);
   const as = arg('--as') ?? 'g4';
-  if (!outArg || (as !== 'g4' && as !== 'palette16')) {
-    console.error('usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16] [--threshold 55]');
+  const rate = Number(arg('--rate') ?? 20);
+  if (!outArg || (as !== 'g4' && as !== 'palette16' && as !== 'jpx') || !(rate >= 1)) {
+    console.error(
+      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx] [--threshold 55] [--rate 20]',
+    );
     process.exit(2);
   }
   const missing = [
     ['qpdf', ['--version']],
     ['fix-qdf', ['--version']],
     ['convert', ['-version']],
+    // opj_compress exits 1 on every way of asking for its help
+    ...(as === 'jpx' ? [['sh', ['-c', 'command -v opj_compress']]] : []),
   ].filter(([t, a]) => !have(t as string, a as string[]));
   if (missing.length || !existsSync(join(data, 'labels.jsonl'))) {
     console.log(`ocr-split-recode: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no split at ${data}`})`);
@@ -149,7 +166,7 @@ function main(): void {
     let total = 0;
     for (const name of readdirSync(join(data, 'files')).filter((n) => n.endsWith('.pdf'))) {
       const qdf = latin1(execFileSync('qpdf', ['--qdf', '--object-streams=disable', join(data, 'files', name), '-'], { maxBuffer: 1 << 30 }));
-      const { out: edited, images } = recode(qdf, work, as, threshold);
+      const { out: edited, images } = recode(qdf, work, as, threshold, rate);
       total += images;
       writeFileSync(join(work, 'e.pdf'), Buffer.from(edited, 'latin1'));
       writeFileSync(join(out, 'files', name), execFileSync('fix-qdf', [join(work, 'e.pdf')], { maxBuffer: 1 << 30 }));

@@ -7,6 +7,8 @@ import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan, type ScanImage } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
+import type { GrayImage } from './layerQuality/jpeg';
+import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
@@ -228,13 +230,25 @@ function scanOf(
     const notRead = (why: string) => {
       if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
     };
+    if (im.filter !== undefined && stopFilterName(im.filter) === 'JPXDecode') {
+      const read = readJpx(im, doc, budget, opts);
+      if (typeof read === 'string') {
+        notRead(read);
+        continue;
+      }
+      best = a;
+      budget.release(held);
+      held = read.bytes;
+      scan = { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
+      continue;
+    }
     if (!layout || (fax && layout.bitsPerComponent !== 1)) {
       notRead(
         fax
           ? 'a CCITT fax image that is not 1-bit gray'
           : samples
             ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8- and 16-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
-            : `${im.filter} images are not decoded (the score reads baseline JPEG, Flate, LZW and CCITT fax images)`,
+            : `${im.filter} images are not decoded (the score reads baseline JPEG, JPEG 2000, Flate, LZW and CCITT fax images)`,
       );
       continue;
     }
@@ -300,6 +314,45 @@ function readSamples(
   const why = faxed?.error ?? dec.error;
   return dec.outOfTime || faxed?.outOfTime ? 'out of time' : why ? `its data is damaged (${why.slice(0, 80)})` : 'its data ends early';
 }
+
+/**
+ * A JPEG 2000 image decoded to gray (layerQuality/jpx.ts), at the resolution the score needs: halved (a wavelet level
+ * not synthesised, its code-blocks not decoded) while that keeps 150 dpi or more, since the letter shapes read a 300 dpi
+ * scan at half its size anyway; with the bytes that stay charged for it, or why it could not be read.
+ */
+function readJpx(
+  im: ScanImage,
+  doc: OpenedDocument,
+  budget: Budget,
+  opts: AnalyzerOptions,
+): { pixels: GrayImage; bytes: number; reduced: 1 | 2 | 4 } | string {
+  const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+  if (dec.outOfTime) return 'out of time';
+  if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
+  if (dec.stoppedAt !== 'JPXDecode') return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  // the codestream is charged while it is read when earlier filters made it (else it is the file's own bytes)
+  const coded = dec.data.buffer !== im.stream.raw.buffer ? dec.data.length : 0;
+  const header = readJpxHeader(dec.data);
+  if ('error' in header) return `its data is damaged (${header.error.slice(0, 80)})`;
+  if (header.width !== im.width || header.height !== im.height || im.width * im.height > opts.maxScanPixels)
+    return 'larger than maxScanPixels, or its size unclear';
+  const dpi = 72 * Math.min(im.width / Math.hypot(im.ctm[0], im.ctm[1]), im.height / Math.hypot(im.ctm[2], im.ctm[3])) || 0;
+  const reduce = Math.min(header.levels, dpi >= 4 * JPX_MIN_DPI ? 2 : dpi >= 2 * JPX_MIN_DPI ? 1 : 0);
+  const work = jpxWorkBytes(header, reduce, dec.data.length) + coded;
+  if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
+  const out = decodeJpx(dec.data, reduce, opts.maxScanPixels, () => budget.outOfTime('decode'));
+  if (!out.ok) {
+    budget.release(work);
+    return out.outOfTime ? 'out of time' : `its data is damaged (${out.error.slice(0, 80)})`;
+  }
+  // what stays charged is the gray image; the wavelet's arrays and the codestream are garbage now
+  const bytes = out.image.data.length;
+  budget.release(work - bytes);
+  return { pixels: out.image, bytes, reduced: (1 << reduce) as 1 | 2 | 4 };
+}
+
+/** a JPEG 2000 scan is read at half its resolution (or a quarter) while that keeps at least this many dots an inch */
+const JPX_MIN_DPI = 140;
 
 /** an image fewer pixels than this on a side is not read as a scan (a 1 × 1 image painted over the page is a colour) */
 const MIN_SCAN_SIDE = 32;

@@ -56,8 +56,10 @@ export { languageEvidence } from './language';
 export interface ScanInput {
   /** JPEG bytes (the stream decoded up to its DCTDecode filter); empty when `pixels` holds the scan */
   jpeg: Uint8Array;
-  /** the scan decoded (a Flate, LZW, unfiltered or fax image: pixels.ts), in gray or, bilevel, as its bits, instead of a JPEG */
+  /** the scan decoded (a Flate, LZW, unfiltered, fax or JPEG 2000 image: pixels.ts), in gray or, bilevel, as its bits, instead of a JPEG */
   pixels?: DecodedScan;
+  /** `pixels` hold the image at 1 / reduced of its size each way (a JPEG 2000 scan read at a lower resolution); 1 when absent */
+  reduced?: 1 | 2 | 4;
   /** the CTM that paints it (unit square → page) */
   ctm: Matrix;
   /** pixel size as the image dictionary gives it */
@@ -861,18 +863,23 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
 
 /** readWhole for a scan decoded already: the image at the letter shapes' scale and its block means, charged alike. */
 function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, budget: Budget | undefined): Whole | { note: string } {
+  // the scales are the full image's: pixels read reduced already are reduced the rest of the way (or not at all, when
+  // they are coarser than the letter shapes asked for)
+  const reduced = scan.reduced ?? 1;
+  const s = Math.max(1, scale / reduced);
+  const m = 8 / reduced;
   // the image at its scale is new unless it is the gray scan itself (a bilevel scan at scale 1 is made gray here)
   const bytes =
-    (scale > 1 || isBilevel(pixels) ? Math.ceil(pixels.width / scale) * Math.ceil(pixels.height / scale) : 0) +
-    Math.ceil(pixels.width / 8) * Math.ceil(pixels.height / 8);
+    (s > 1 || isBilevel(pixels) ? Math.ceil(pixels.width / s) * Math.ceil(pixels.height / s) : 0) +
+    Math.ceil(pixels.width / m) * Math.ceil(pixels.height / m);
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
-  const image = reduceScan(pixels, scale);
+  const image = reduceScan(pixels, s);
   const map = pixelMap(scan.ctm, image.width, image.height);
   if (!map) {
     budget?.release(bytes);
     return { note: 'the scan image is painted flat' };
   }
-  return { image, means: reduceScan(pixels, 8), map, release: () => budget?.release(bytes) };
+  return { image, means: reduceScan(pixels, m), map, release: () => budget?.release(bytes) };
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
@@ -925,8 +932,8 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, m
     return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
   }
   if (scan.pixels) {
-    // decoded already: its block means (an eighth of its size each way, as a JPEG's DC terms give them)
-    const m = inkMap(reduceScan(scan.pixels, 8), scan.ctm);
+    // decoded already: its block means (an eighth of the image's size each way, as a JPEG's DC terms give them)
+    const m = inkMap(reduceScan(scan.pixels, 8 / (scan.reduced ?? 1)), scan.ctm);
     return remember(cache, budget, scan, m ? { map: m } : { note: 'the scan image shows no contrast' });
   }
   // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once
