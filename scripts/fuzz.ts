@@ -27,6 +27,7 @@ import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
 import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { boxReduce } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from './fax-encoder';
+import { encodeJpx } from './jpx-encoder';
 import { palette16Of } from './ocr-split-recode';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -906,8 +907,8 @@ export interface Seed {
 /**
  * The seed files: the project's fixtures and the hostile generators' files, with `corpus` the shared corpus too, and
  * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks, its scan a baseline
- * JPEG, a Group 4 or a palette image in turn (recodedScanSeeds): the scans the score's image evidence reads (the other
- * fixtures' scans are none of these under a layer).
+ * JPEG, a Group 4, a palette or a JPEG 2000 image in turn (recodedScanSeeds): the scans the score's image evidence reads
+ * (the other fixtures' scans are none of these under a layer).
  */
 export function loadSeeds(corpus = false, scans = false): Seed[] {
   const dirs = [join(ROOT, 'test/fixtures/analyzer'), join(ROOT, 'test/fixtures/crypto')];
@@ -934,7 +935,7 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
   const scan = join(ROOT, 'test/fixtures/e2e/layer-quality.pdf');
   if (scans && existsSync(scan)) {
     const s: Seed = { name: relative(ROOT, scan), bytes: new Uint8Array(readFileSync(scan)) };
-    // the fixture as it is, and with its scan stored as Group 4 and as a palette: every decoder the score has
+    // the fixture as it is, and with its scan stored as Group 4, as a palette and as JPEG 2000: every decoder the score has
     const kinds = [s, ...recodedScanSeeds(s)];
     for (let i = 0, n = Math.ceil(seeds.length / 2); i < n; i++) seeds.push(kinds[i % kinds.length]);
   }
@@ -943,9 +944,9 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
 
 /**
  * The OCR-layer fixture with its JPEG scan (object 3) stored as the other scans the score decodes, at half its
- * resolution: Group 4 (CCITTFaxDecode) and 4-bit indices under a 16-gray palette (FlateDecode, /Indexed). The file is
- * rewritten around the new object, its xref offsets moved by the change in length. None when the fixture is not laid
- * out as expected.
+ * resolution: Group 4 (CCITTFaxDecode), 4-bit indices under a 16-gray palette (FlateDecode, /Indexed) and a lossless
+ * JP2 file (JPXDecode, by the test-only scripts/jpx-encoder.ts). The file is rewritten around the new object, its xref
+ * offsets moved by the change in length. None when the fixture is not laid out as expected.
  */
 export function recodedScanSeeds(fixture: Seed): Seed[] {
   const text = Buffer.from(fixture.bytes).toString('latin1');
@@ -969,6 +970,7 @@ export function recodedScanSeeds(fixture: Seed): Seed[] {
   const recoded: [string, string, Uint8Array][] = [
     ['g4', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /DecodeParms << /K -1 /Columns ${w} /Rows ${h} >>`, g4],
     ['palette16', `${head} /ColorSpace ${colorSpace} /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
+    ['jpx', `${head} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /JPXDecode`, encodeJpx(data, w, h, { jp2: true })],
   ];
   return recoded.map(([kind, dict, bytes]) => {
     const obj = `3 0 obj\n<< ${dict} /Length ${bytes.length} >>\nstream\n${Buffer.from(bytes).toString('latin1')}\nendstream\nendobj\n`;

@@ -48,7 +48,7 @@ describe('fuzz', () => {
   });
 });
 
-test("the layer-quality seeds store the fixture's scan as Group 4 and as a palette, read with the same advice", () => {
+test("the layer-quality seeds store the fixture's scan as Group 4, as a palette and as JPEG 2000, read with the same advice", () => {
   const fixture = {
     name: 'layer-quality.pdf',
     bytes: new Uint8Array(readFileSync(join(import.meta.dirname, 'fixtures', 'e2e', 'layer-quality.pdf'))),
@@ -58,7 +58,7 @@ test("the layer-quality seeds store the fixture's scan as Group 4 and as a palet
   const seeds = recodedScanSeeds(fixture);
   assert.deepEqual(
     seeds.map((s) => s.name),
-    ['layer-quality.pdf (scan as g4)', 'layer-quality.pdf (scan as palette16)'],
+    ['layer-quality.pdf (scan as g4)', 'layer-quality.pdf (scan as palette16)', 'layer-quality.pdf (scan as jpx)'],
   );
   const want = advice(fixture.bytes);
   // four scanned pages read (no signals.image note), two of them advised re-OCR
@@ -66,8 +66,13 @@ test("the layer-quality seeds store the fixture's scan as Group 4 and as a palet
     want.map((a) => a[1]),
     [false, true, false, true, false],
   );
+  const filters: Record<string, RegExp> = {
+    g4: /\/CCITTFaxDecode/,
+    palette16: /\/Indexed \/DeviceGray 15/,
+    jpx: /\/DeviceGray \/BitsPerComponent 8 \/Filter \/JPXDecode/,
+  };
   for (const s of seeds) {
-    assert.match(Buffer.from(s.bytes).toString('latin1'), s.name.includes('g4') ? /\/CCITTFaxDecode/ : /\/Indexed \/DeviceGray 15/);
+    assert.match(Buffer.from(s.bytes).toString('latin1'), filters[/\(scan as (\w+)\)/.exec(s.name)![1]]);
     assert.deepEqual(advice(s.bytes), want, s.name);
   }
 });

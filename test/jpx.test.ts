@@ -91,10 +91,31 @@ test('a reduced read skips whole wavelet levels: half the size, as OpenJPEG read
 test('the header tells the size and levels, and the work bytes grow with the image and shrink with the reduction', () => {
   const h = readJpxHeader(bytes('irr'));
   assert.ok(!('error' in h));
-  assert.deepEqual(h, { width: W, height: H, components: 1, levels: 2 });
+  const { structures, ...size } = h;
+  assert.deepEqual(size, { width: W, height: H, components: 1, levels: 2 });
+  // one precinct and one 64 × 64 code-block per band and resolution, and what tile edges could cut: a handful
+  assert.ok(structures >= 1 + 3 * 2 && structures < 100, String(structures));
   assert.ok(jpxWorkBytes(h, 0, 500) > jpxWorkBytes(h, 1, 500));
   assert.equal((readJpxHeader(bytes('box')) as { width: number }).width, W);
   assert.match((readJpxHeader(new Uint8Array([0, 0, 0, 12, 0x6a, 0x50, 0x20, 0x20])) as { error: string }).error, /no codestream/);
+});
+
+test('a few header bytes that ask for millions of code-blocks are counted before anything is made', () => {
+  // lrcp's main header with its size raised to 20,000 × 20,000 and its code-blocks cut to 4 × 4
+  const b = bytes('lrcp');
+  const big = b.slice();
+  const put32 = (i: number, v: number) => new DataView(big.buffer).setUint32(i, v);
+  put32(8, 20000);
+  put32(12, 20000);
+  put32(24, 20000);
+  put32(28, 20000);
+  const cod = big.findIndex((v, i) => v === 0xff && big[i + 1] === 0x52);
+  big[cod + 10] = 0;
+  big[cod + 11] = 0;
+  const h = readJpxHeader(big);
+  assert.ok(!('error' in h));
+  // 25 million code-blocks in the top level's three bands alone, 200 bytes each: the budget refuses it before a byte is made
+  assert.ok(jpxWorkBytes(h, 0, big.length) > 4e9, String(jpxWorkBytes(h, 0, big.length)));
 });
 
 test('damaged, truncated and hostile codestreams are an error, never a throw; the pixel limit and the clock are kept', () => {

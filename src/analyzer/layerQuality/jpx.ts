@@ -30,7 +30,14 @@ export interface JpxHeader {
   components: number;
   /** wavelet levels of the first component: the most a decode can reduce by */
   levels: number;
+  /** at most this many precincts and code-blocks, as the main header codes the image (the decode holds it to that) */
+  structures: number;
 }
+
+/** a codestream of more components is not read (a scan has one to four; each is parsed, read or not) */
+const MAX_COMPONENTS = 16;
+/** bytes a precinct or a code-block holds while its tile is read: the block, its share of two tag trees, its lengths */
+const STRUCTURE_BYTES = 200;
 
 /** an error inside the decoder, caught at its entry points */
 class JpxError extends Error {}
@@ -254,6 +261,7 @@ function readHeader(d: Uint8Array): Header {
   if (4 + lsiz > d.length || lsiz < 41) fail('a short SIZ marker');
   const n = u16(d, 40);
   if (n < 1 || n > 16384 || lsiz !== 38 + 3 * n) fail('a SIZ marker of the wrong length');
+  if (n > MAX_COMPONENTS) fail(`${n} components`);
   const comps: ComponentInfo[] = [];
   for (let c = 0; c < n; c++) {
     const s = d[42 + 3 * c];
@@ -314,6 +322,7 @@ export function readJpxHeader(data: Uint8Array): JpxHeader | { error: string } {
       height: ceilDiv(h.y1, c0.dy) - ceilDiv(h.y0, c0.dy),
       components: h.comps.length,
       levels: codingOf(h, 0).levels,
+      structures: structures(h),
     };
   } catch (e) {
     return { error: e instanceof JpxError ? e.message : String(e) };
@@ -329,7 +338,36 @@ export function jpxWorkBytes(hd: JpxHeader, reduce: number, dataBytes: number): 
   const s = pow2(reduce);
   const pixels = Math.ceil(hd.width / s) * Math.ceil(hd.height / s);
   const read = hd.components >= 3 ? 3 : 1;
-  return pixels + Math.ceil(10 * pixels * read) + 4 * dataBytes;
+  return pixels + Math.ceil(10 * pixels * read) + 4 * dataBytes + STRUCTURE_BYTES * hd.structures;
+}
+
+/**
+ * An upper bound on the precincts and code-blocks of every component, as the main header codes them: per band, the
+ * blocks of its grid plus those the tiles' edges cut (a precinct's edges fall on the block grid, the code-block size
+ * being at most the precinct's). Small code-blocks or precincts on a large image make millions of them out of a few
+ * bytes of header, so they are counted before anything is made.
+ */
+function structures(h: Header): number {
+  const tilesX = ceilDiv(h.x1 - h.tx0, h.tw);
+  const tilesY = ceilDiv(h.y1 - h.ty0, h.th);
+  let n = 0;
+  h.comps.forEach((ci, c) => {
+    const k = codingOf(h, c);
+    const w = ceilDiv(h.x1, ci.dx) - ceilDiv(h.x0, ci.dx);
+    const ht = ceilDiv(h.y1, ci.dy) - ceilDiv(h.y0, ci.dy);
+    for (let r = 0; r <= k.levels; r++) {
+      const sc = pow2(k.levels - r);
+      const rw = ceilDiv(w, sc) + 1;
+      const rh = ceilDiv(ht, sc) + 1;
+      n += (ceilDiv(rw, pow2(k.ppx[r])) + tilesX) * (ceilDiv(rh, pow2(k.ppy[r])) + tilesY);
+      const bw = pow2(Math.min(k.xcb, r === 0 ? k.ppx[r] : k.ppx[r] - 1));
+      const bh = pow2(Math.min(k.ycb, r === 0 ? k.ppy[r] : k.ppy[r] - 1));
+      // a band at resolution r > 0 is half the resolution's size each way
+      const half = r === 0 ? 1 : 2;
+      n += (r === 0 ? 1 : 3) * (ceilDiv(ceilDiv(rw, half), bw) + tilesX) * (ceilDiv(ceilDiv(rh, half), bh) + tilesY);
+    }
+  });
+  return n;
 }
 
 // ---- tag trees and header bits ----------------------------------------------------------------------------------
@@ -405,6 +443,15 @@ class TagTree {
 }
 
 // ---- the tile's structure -----------------------------------------------------------------------------------------
+
+/** precincts and code-blocks the decode may still make (structures(), charged by the caller) */
+interface Held {
+  left: number;
+}
+const hold = (held: Held, n: number) => {
+  held.left -= n;
+  if (held.left < 0) fail('more precincts and code-blocks than its main header declares');
+};
 
 interface Block {
   x0: number;
@@ -519,7 +566,7 @@ function tileComponent(h: Header, c: number, tx0: number, ty0: number, tx1: numb
 }
 
 /** the code-blocks of precinct k of resolution r, band by band (made when its first packet is read) */
-function precinctOf(tc: TileComponent, r: number, k: number): PrecinctBand[] {
+function precinctOf(tc: TileComponent, r: number, k: number, held: Held): PrecinctBand[] {
   const R = tc.res[r];
   const have = R.precincts[k];
   if (have) return have;
@@ -539,6 +586,7 @@ function precinctOf(tc: TileComponent, r: number, k: number): PrecinctBand[] {
     const cbh = pow2(ycb);
     const cw = px1 > px0 ? ceilDiv(px1, cbw) - Math.floor(px0 / cbw) : 0;
     const ch = py1 > py0 ? ceilDiv(py1, cbh) - Math.floor(py0 / cbh) : 0;
+    hold(held, cw * ch);
     const blocks: Block[] = [];
     for (let j = 0; j < ch; j++)
       for (let i = 0; i < cw; i++) {
@@ -585,9 +633,9 @@ function passCount(b: HeaderBits): number {
 }
 
 /** one packet: its header, then its body's bytes handed to the code-blocks; returns the position after it */
-function readPacket(h: Header, d: Uint8Array, pos: number, end: number, tc: TileComponent, r: number, k: number, layer: number): number {
+function readPacket(h: Header, d: Uint8Array, pos: number, end: number, tc: TileComponent, r: number, k: number, layer: number, held: Held): number {
   if (h.sop && pos + 6 <= end && d[pos] === 0xff && d[pos + 1] === 0x91) pos += 6;
-  const bands = precinctOf(tc, r, k);
+  const bands = precinctOf(tc, r, k, held);
   const b = new HeaderBits(d, pos, end);
   const got: Block[] = [];
   const lens: number[] = [];
@@ -647,7 +695,7 @@ function readPacket(h: Header, d: Uint8Array, pos: number, end: number, tc: Tile
 // ---- packets in progression order ---------------------------------------------------------------------------------
 
 /** every packet of the tile, in its progression order, as (component, resolution, precinct, layer) */
-function* packets(h: Header, tcs: TileComponent[], tx0: number, ty0: number): Generator<[number, number, number, number]> {
+function* packets(h: Header, tcs: TileComponent[], tx0: number, ty0: number, held: Held): Generator<[number, number, number, number]> {
   const maxR = Math.max(...tcs.map((t) => t.coding.levels));
   const L = h.layers;
   if (h.order === 0 || h.order === 1) {
@@ -668,6 +716,7 @@ function* packets(h: Header, tcs: TileComponent[], tx0: number, ty0: number): Ge
   // RPCL, PCRL, CPRL: each precinct where the recommendation's walk over the reference grid meets it (its top-left
   // corner there, or the tile's for a precinct cut by the tile's edge), then all its layers
   const list: { c: number; r: number; k: number; x: number; y: number }[] = [];
+  for (const tc of tcs) for (const R of tc.res) hold(held, R.pw * R.ph);
   for (let c = 0; c < tcs.length; c++) {
     const tc = tcs[c];
     const ci = h.comps[c];
@@ -791,6 +840,9 @@ function decode(data: Uint8Array, reduce: number, maxPixels: number, outOfTime: 
   const W = ceilDiv(ceilDiv(h.x1, c0.dx), s) - ox;
   const H = ceilDiv(ceilDiv(h.y1, c0.dy), s) - oy;
   const gray = new Uint8Array(W * H);
+  const held: Held = { left: structures(h) };
+  const clamped = new Uint8ClampedArray(gray.buffer);
+  const rgb = new Uint8ClampedArray(3);
   const tilesX = ceilDiv(h.x1 - h.tx0, h.tw);
   const tilesY = ceilDiv(h.y1 - h.ty0, h.th);
   if (tilesX * tilesY > 65535) fail('more than 65,535 tiles');
@@ -857,10 +909,10 @@ function decode(data: Uint8Array, reduce: number, maxPixels: number, outOfTime: 
     // must be there: without it a band is missing, not coarser
     let needed = 0;
     for (const c of use) for (let r = 0; r <= tcs[c].coding.levels - red; r++) needed += tcs[c].res[r].pw * tcs[c].res[r].ph;
-    for (const [c, r, k, l] of packets(th, tcs, tx0, ty0)) {
+    for (const [c, r, k, l] of packets(th, tcs, tx0, ty0, held)) {
       if (pos >= tend) break;
       if (outOfTime()) fail('out of time');
-      pos = readPacket(th, td, pos, tend, tcs[c], r, k, l);
+      pos = readPacket(th, td, pos, tend, tcs[c], r, k, l, held);
       if (l === 0 && r <= tcs[c].coding.levels - red && use.includes(c)) needed--;
     }
     if (needed > 0) fail('its data ends early');
@@ -874,15 +926,15 @@ function decode(data: Uint8Array, reduce: number, maxPixels: number, outOfTime: 
     const ry0 = ceilDiv(tc.y0, s);
     const rw = ceilDiv(tc.x1, s) - rx0;
     const rh = ceilDiv(tc.y1, s) - ry0;
-    const max = pow2(c0.precision) - 1;
-    const to8 = 255 / max;
-    const clamp = (v: number) => (v < 0 ? 0 : v > max ? max : v) * to8;
+    // samples to 8 bits: a clamped view rounds (to even, as OpenJPEG's lrintf does) and clamps as it stores
+    const to8 = 255 / (pow2(c0.precision) - 1);
     for (let y = 0; y < rh; y++) {
       const o = (ry0 - oy + y) * W + (rx0 - ox);
       const row = y * rw;
       if (planes.length === 1) {
         const { samples, shift } = planes[0];
-        for (let x = 0; x < rw; x++) gray[o + x] = clamp(samples[row + x] + shift) + 0.5;
+        if (to8 === 1) for (let x = 0; x < rw; x++) clamped[o + x] = samples[row + x] + shift;
+        else for (let x = 0; x < rw; x++) clamped[o + x] = (samples[row + x] + shift) * to8;
       } else {
         const [a, b, c] = planes;
         for (let x = 0; x < rw; x++) {
@@ -891,11 +943,14 @@ function decode(data: Uint8Array, reduce: number, maxPixels: number, outOfTime: 
           let bl = c.samples[row + x];
           if (rct) {
             // the reversible component transform undone (T.800 G.2): a is Y, b is Cb (U), c is Cr (V)
-            g = a.samples[row + x] - Math.floor((c.samples[row + x] + b.samples[row + x]) / 4);
+            g = r - Math.floor((bl + g) / 4);
             r = c.samples[row + x] + g;
             bl = b.samples[row + x] + g;
           }
-          gray[o + x] = luma((clamp(r + a.shift) + 0.5) | 0, (clamp(g + b.shift) + 0.5) | 0, (clamp(bl + c.shift) + 0.5) | 0);
+          rgb[0] = (r + a.shift) * to8;
+          rgb[1] = (g + b.shift) * to8;
+          rgb[2] = (bl + c.shift) * to8;
+          gray[o + x] = luma(rgb[0], rgb[1], rgb[2]);
         }
       }
     }

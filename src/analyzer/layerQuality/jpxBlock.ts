@@ -4,8 +4,8 @@
  * each coded in up to three passes (significance propagation, magnitude refinement, cleanup) with the MQ decoder
  * (mq.ts) or, in the selective bypass mode, as raw bits.
  *
- * Written from the recommendation: the context assignment (Tables D.1 to D.4), the initial context states (Table D.7),
- * the pass order, run-length coding, the code-block style switches (Table A.19) and the raw segments' bit stuffing.
+ * Written from the recommendation: the context assignment, the initial context states, the pass order, run-length
+ * coding, the code-block style switches and the raw segments' bit stuffing.
  * Round trips through a test-only encoder (scripts/jpx-block-encoder.ts) and hand-derived symbol sequences check it
  * (test/jpx-block.test.ts).
  *
