@@ -9,6 +9,7 @@ import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import type { GrayImage } from './layerQuality/jpeg';
 import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
+import { decodeJbig2, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
@@ -225,7 +226,8 @@ function scanOf(
     const fax = im.filter !== undefined && stopFilterName(im.filter) === 'CCITTFaxDecode';
     // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
     const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
-    const layout = samples ? sampleLayout(im.stream.dict, doc) : undefined;
+    const jbig2 = im.filter !== undefined && stopFilterName(im.filter) === 'JBIG2Decode';
+    const layout = samples || jbig2 ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
       if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
@@ -242,13 +244,28 @@ function scanOf(
       scan = { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
       continue;
     }
+    if (jbig2) {
+      const read =
+        layout && layout.bitsPerComponent === 1 && !layout.palette
+          ? readJbig2(im, layout, doc, budget, opts)
+          : 'a JBIG2 image that is not 1-bit gray';
+      if (typeof read === 'string') {
+        notRead(read);
+        continue;
+      }
+      best = a;
+      budget.release(held);
+      held = read.bytes;
+      scan = { jpeg: new Uint8Array(0), pixels: read.pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
+      continue;
+    }
     if (!layout || (fax && layout.bitsPerComponent !== 1)) {
       notRead(
         fax
           ? 'a CCITT fax image that is not 1-bit gray'
           : samples
             ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8- and 16-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
-            : `${im.filter} images are not decoded (the score reads baseline JPEG, JPEG 2000, Flate, LZW and CCITT fax images)`,
+            : `${im.filter} images are not decoded (the score reads baseline JPEG, JPEG 2000, JBIG2, Flate, LZW and CCITT fax images)`,
       );
       continue;
     }
@@ -351,6 +368,51 @@ function readJpx(
   return { pixels: out.image, bytes, reduced: (1 << reduce) as 1 | 2 | 4 };
 }
 
+/**
+ * A JBIG2 image decoded (layerQuality/jbig2.ts, with its /JBIG2Globals) and kept as its bits, with the bytes that stay
+ * charged for it (the packed bits), or why it could not be read. While it decodes, what jbig2WorkBytes says (the page
+ * a byte a pixel, the symbols and regions its segments keep, a region and its reference) is charged.
+ */
+function readJbig2(
+  im: ScanImage,
+  layout: SampleLayout,
+  doc: OpenedDocument,
+  budget: Budget,
+  opts: AnalyzerOptions,
+): { pixels: DecodedScan; bytes: number } | string {
+  const { width: w, height: h } = layout;
+  if (w !== im.width || h !== im.height || w * h > opts.maxScanPixels) return 'larger than maxScanPixels, or its size unclear';
+  const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+  if (dec.outOfTime) return 'out of time';
+  if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
+  if (dec.stoppedAt !== 'JBIG2Decode') return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  const r = doc.xref;
+  const d = im.stream.dict;
+  const filters = r.resolve(d.get('Filter') ?? d.get('F'));
+  const all = r.resolve(d.get('DecodeParms') ?? d.get('DP'));
+  const parms = r.resolve(Array.isArray(all) ? all[Array.isArray(filters) ? filters.length - 1 : 0] : all);
+  const g = parms instanceof PdfDict ? r.resolve(parms.get('JBIG2Globals')) : undefined;
+  const globals = g instanceof PdfStream ? r.decodeStream(g, opts.maxStreamBytes) : undefined;
+  if (globals && (globals.error || globals.outOfTime))
+    return globals.outOfTime ? 'out of time' : `its globals are damaged (${String(globals.error).slice(0, 80)})`;
+  const rowBytes = (w + 7) >> 3;
+  const work = jbig2WorkBytes(w, h) + rowBytes * h + dec.data.length + (globals?.data.length ?? 0);
+  if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
+  const out = decodeJbig2(dec.data, globals?.data, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
+  if (!out.ok) {
+    budget.release(work);
+    return out.outOfTime ? 'out of time' : `its data is damaged (${out.error.slice(0, 80)})`;
+  }
+  // JBIG2's 1 is black; the image's samples are 0 for black (PDF's gray), unless its /Decode inverts them
+  const bits = new Uint8Array(rowBytes * h);
+  const px = out.page.data;
+  for (let y = 0; y < h; y++) for (let x = 0, i = y * w; x < w; x++, i++) if (px[i]) bits[y * rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
+  const bytes = rowBytes * h;
+  budget.release(work - bytes);
+  const [zero, one] = layout.inverted ? [0, 255] : [255, 0];
+  return { pixels: { width: w, height: h, bits, zero, one }, bytes };
+}
+
 /** a JPEG 2000 scan is read at half its resolution (or a quarter) while that keeps at least this many dots an inch */
 const JPX_MIN_DPI = 140;
 
@@ -392,6 +454,8 @@ function componentsOf(cs: PdfValue | undefined, doc: OpenedDocument): number | u
   if (cs === 'DeviceRGB' || cs === 'RGB' || cs === 'CalRGB') return 3;
   if (!Array.isArray(cs)) return undefined;
   const family = r.resolve(cs[0]);
+  // a device space alone in an array ([/DeviceGray]), as some writers put it: readers take it as the name
+  if (cs.length === 1 && typeof family === 'string' && family.startsWith('Device')) return componentsOf(family, doc);
   if (family === 'CalGray') return 1;
   if (family === 'CalRGB') return 3;
   if (family !== 'ICCBased') return undefined;

@@ -1,0 +1,58 @@
+/**
+ * Test-only: JBIG2 embedded streams (ITU-T T.88 7.2, sequential organisation, as a PDF holds them) built from segments,
+ * for the decoder's tests and the fuzzer's seeds. Generic regions are coded by scripts/jbig2-encoder.ts (arithmetic)
+ * or scripts/fax-encoder.ts (MMR, Group 4). Written from the recommendation; not shipped.
+ */
+import type { Bitmap, GenericParams } from '../src/analyzer/layerQuality/jbig2Regions';
+import { encodeGeneric, MqEncoder } from './jbig2-encoder';
+import { encodeFax } from './fax-encoder';
+
+const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+
+/** a segment: its header (a one-byte page association: 1, or 0 for a global segment; the short referred-to form) and its data */
+export function segment(
+  number: number,
+  type: number,
+  data: Uint8Array | number[],
+  refers: number[] = [],
+  opts: { page?: number; unknownLength?: boolean } = {},
+): number[] {
+  const { page = 1, unknownLength = false } = opts;
+  if (refers.length > 4) throw new Error('the short form refers to at most four segments');
+  const size = number <= 256 ? 1 : number <= 65536 ? 2 : 4;
+  const ids = refers.flatMap((r) => (size === 1 ? [r] : size === 2 ? [r >> 8, r & 255] : be32(r)));
+  return [...be32(number), type, refers.length << 5, ...ids, page, ...be32(unknownLength ? 0xffffffff : data.length), ...data];
+}
+
+/** 7.4.8: the page information segment's data (no striping; default pixel 0 unless said; combination operator OR) */
+export function pageInfo(width: number, height: number, defaultPixel = 0): number[] {
+  return [...be32(width), ...be32(height), ...be32(0), ...be32(0), defaultPixel ? 4 : 0, 0, 0];
+}
+
+/** 7.4.1: a region segment information field */
+export function regionInfo(width: number, height: number, x: number, y: number, op = 0): number[] {
+  return [...be32(width), ...be32(height), ...be32(x), ...be32(y), op];
+}
+
+/** 7.4.6: an arithmetic generic region segment's data (the AT pixels p.at as the template needs them) */
+export function genericRegionData(bitmap: Bitmap, x: number, y: number, op: number, p: Omit<GenericParams, 'width' | 'height'>): number[] {
+  const mq = new MqEncoder();
+  encodeGeneric(mq, new Uint8Array(65536), bitmap, p);
+  const at = p.at.flatMap((a) => [a.x & 255, a.y & 255]);
+  return [...regionInfo(bitmap.width, bitmap.height, x, y, op), (p.template << 1) | (p.tpgdon ? 8 : 0), ...at, ...mq.flush()];
+}
+
+/** 7.4.6 with MMR = 1: a generic region coded as Group 4 */
+export function mmrRegionData(bitmap: Bitmap, x: number, y: number, op: number): number[] {
+  const rows = Array.from({ length: bitmap.height }, (_, r) =>
+    Array.from({ length: bitmap.width }, (_, c) => bitmap.data[r * bitmap.width + c] === 1),
+  );
+  return [...regionInfo(bitmap.width, bitmap.height, x, y, op), 1, ...encodeFax(rows, -1)];
+}
+
+/** an unknown-length generic region's data (7.2.7): its height field unknown, then the end marker and the row count */
+export function unknownLengthData(data: number[], height: number): number[] {
+  const out = data.slice();
+  out.splice(4, 4, 0xff, 0xff, 0xff, 0xff);
+  return [...out, 0xff, 0xac, ...be32(height)];
+}

@@ -1,0 +1,180 @@
+// JBIG2Decode (layerQuality/jbig2.ts): segments composed into the page, with jbig2Regions.ts and jbig2Symbols.ts doing
+// the regions' coding (their own tests check those procedures); here the segment glue: page information, region
+// placement and combination operators, unknown lengths, MMR, intermediate regions and refinement, globals, and what is
+// refused. Streams are built by scripts/jbig2-segments.ts.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodeJbig2 } from '../src/analyzer/layerQuality/jbig2';
+import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
+import { analyzePdfSync } from '../src/analyzer/index';
+import { prng } from '../scripts/fuzz';
+import { MqEncoder, encodeRefinement } from '../scripts/jbig2-encoder';
+import { genericRegionData, mmrRegionData, pageInfo, regionInfo, segment, unknownLengthData } from '../scripts/jbig2-segments';
+import { makePdf } from './pdf-helpers';
+
+const never = () => false;
+const T0 = {
+  template: 0 as const,
+  tpgdon: false,
+  at: [
+    { x: 3, y: -1 },
+    { x: -3, y: -1 },
+    { x: 2, y: -2 },
+    { x: -2, y: -2 },
+  ],
+};
+const T2 = { template: 2 as const, tpgdon: true, at: [{ x: 2, y: -1 }] };
+
+/** a bitmap of "print": strokes 2 pixels wide every 5, in rows of 6 with a gap, offset by `seed` */
+function print(width: number, height: number, seed = 0): Bitmap {
+  const b = newBitmap(width, height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) b.data[y * width + x] = (x + seed) % 5 < 2 && (y + seed) % 8 < 6 ? 1 : 0;
+  return b;
+}
+
+const stream = (...segs: number[][]) => new Uint8Array(segs.flat());
+const decode = (data: Uint8Array, w: number, h: number, globals?: Uint8Array) => {
+  const r = decodeJbig2(data, globals, w, h, 4 * w * h, never);
+  assert.ok(r.ok, r.ok ? '' : r.error);
+  return r.page;
+};
+
+test('generic regions are placed where their information field says and combined by their operator', () => {
+  const a = print(30, 20);
+  const b = print(12, 9, 3);
+  const page = decode(
+    stream(
+      segment(0, 48, pageInfo(40, 30)),
+      segment(1, 38, genericRegionData(a, 5, 4, 0, T0)),
+      segment(2, 39, genericRegionData(b, 20, 15, 2, T2)),
+      segment(3, 49, []),
+    ),
+    40,
+    30,
+  );
+  const want = new Uint8Array(40 * 30);
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 30; x++) want[(y + 4) * 40 + x + 5] = a.data[y * 30 + x];
+  // the second region XORs into the first, clipped at the page's edge
+  for (let y = 0; y < 9; y++) for (let x = 0; x < 12; x++) if (y + 15 < 30) want[(y + 15) * 40 + x + 20] ^= b.data[y * 12 + x];
+  assert.deepEqual([...page.data], [...want]);
+  // default pixel 1: the page starts black, and OR leaves it so
+  const black = decode(stream(segment(0, 48, pageInfo(8, 8, 1)), segment(1, 38, genericRegionData(print(4, 4), 0, 0, 0, T0))), 8, 8);
+  assert.ok(black.data.every((v) => v === 1));
+});
+
+test('an unknown-length generic region ends at its marker and row count; an MMR region is read as Group 4', () => {
+  const a = print(33, 17, 1);
+  const page = decode(
+    stream(segment(0, 48, pageInfo(33, 17)), segment(1, 38, unknownLengthData(genericRegionData(a, 0, 0, 4, T0), 17), [], { unknownLength: true })),
+    33,
+    17,
+  );
+  assert.deepEqual([...page.data], [...a.data]);
+  const m = decode(stream(segment(0, 48, pageInfo(33, 17)), segment(1, 38, mmrRegionData(a, 0, 0, 4))), 33, 17);
+  assert.deepEqual([...m.data], [...a.data]);
+});
+
+test('a refinement region refines the intermediate region it refers to, or the page where it lies', () => {
+  const rough = print(24, 16, 2);
+  const fine = print(24, 16, 2);
+  // the refined image differs in a few pixels
+  for (const i of [5, 50, 200, 333]) fine.data[i] ^= 1;
+  const refine = (reference: Bitmap) => {
+    const mq = new MqEncoder();
+    encodeRefinement(mq, new Uint8Array(8192), fine, { template: 1, reference, dx: 0, dy: 0, tpgron: false, at: [] });
+    return [...regionInfo(24, 16, 3, 2, 4), 1, ...mq.flush()];
+  };
+  const viaRegion = decode(
+    stream(segment(0, 48, pageInfo(30, 20)), segment(1, 36, genericRegionData(rough, 0, 0, 0, T0)), segment(2, 42, refine(rough), [1])),
+    30,
+    20,
+  );
+  const viaPage = decode(
+    stream(segment(0, 48, pageInfo(30, 20)), segment(1, 38, genericRegionData(rough, 3, 2, 0, T0)), segment(2, 42, refine(rough))),
+    30,
+    20,
+  );
+  for (const p of [viaRegion, viaPage])
+    for (let y = 0; y < 16; y++) for (let x = 0; x < 24; x++) assert.equal(p.data[(y + 2) * 30 + x + 3], fine.data[y * 24 + x], `${x},${y}`);
+  // the intermediate region itself is not painted
+  assert.equal(
+    viaRegion.data.reduce((s, v) => s + v, 0),
+    fine.data.reduce((s, v) => s + v, 0),
+  );
+});
+
+test('what is not read is named; damaged, truncated and hostile streams are an error, never a throw', () => {
+  const why = (data: Uint8Array, w = 40, h = 30) => {
+    const r = decodeJbig2(data, undefined, w, h, 4 * w * h, never);
+    return r.ok ? 'read' : r.error;
+  };
+  const page = segment(0, 48, pageInfo(40, 30));
+  assert.match(why(stream(page, segment(1, 16, [1, 2, 3]))), /halftone region or pattern dictionary/);
+  assert.match(why(stream(page, segment(1, 4, regionInfo(4, 4, 0, 0)))), /intermediate text region/);
+  assert.match(why(stream(page, segment(1, 0, [0, 1, 0, 0]))), /Huffman-coded symbol dictionaries/);
+  assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 35, 0, 0, T0)))), /read/);
+  assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 45, 0, 0, T0)))), /outside the page/);
+  assert.match(why(stream(segment(0, 48, pageInfo(41, 30)))), /a page of 41 × 30 for an image of 40 × 30/);
+  assert.match(why(stream(segment(1, 38, genericRegionData(print(4, 4), 0, 0, 0, T0)))), /before the page information/);
+  assert.match(why(new Uint8Array(0)), /no page information/);
+  // every prefix of a stream, and random damage
+  const full = stream(
+    page,
+    segment(1, 38, genericRegionData(print(40, 30), 0, 0, 0, T0)),
+    segment(2, 39, mmrRegionData(print(20, 10, 1), 10, 10, 2)),
+  );
+  for (let n = 0; n <= full.length; n++) decodeJbig2(full.subarray(0, n), undefined, 40, 30, 4800, never);
+  const rnd = prng(11);
+  for (let k = 0; k < 300; k++) {
+    const c = full.slice();
+    for (let j = 0; j < 1 + (k % 4); j++) c[Math.floor(rnd() * c.length)] = Math.floor(rnd() * 256);
+    const r = decodeJbig2(c, undefined, 40, 30, 4800, never);
+    if (r.ok) assert.equal(r.page.data.length, 1200);
+  }
+  const late = decodeJbig2(full, undefined, 40, 30, 4800, () => true);
+  assert.ok(!late.ok && late.outOfTime === true);
+});
+
+/**
+ * The six "lines of print" page of test/layer-quality-pixels.test.ts (612 × 792, one pixel a point) as a JBIG2 generic
+ * region under an invisible layer over its first `covered` lines.
+ */
+function jbig2ScanPage(covered: number, colorSpace = '/DeviceGray'): Uint8Array {
+  const W = 612;
+  const H = 792;
+  const ink = (x: number, y: number) => {
+    const line = Math.floor((y - 116) / 40);
+    const r = (y - 116) % 40;
+    if (y < 116 || line >= 6 || r >= 14 || x < 72 || x >= 300) return false;
+    const c = (x - 72) >> 3;
+    if (c % 6 === 5 || (x - 72) % 8 >= 3 + ((c * 7) % 5)) return false;
+    return r >= 4 || c % 3 === 0;
+  };
+  const b = newBitmap(W, H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) b.data[y * W + x] = ink(x, y) ? 1 : 0;
+  const z = Buffer.from(stream(segment(0, 48, pageInfo(W, H)), segment(1, 38, genericRegionData(b, 0, 0, 0, T0)), segment(2, 49, [])));
+  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace ${colorSpace} /BitsPerComponent 1 /Filter /JBIG2Decode /Length ${z.length} >>\nstream\n${z.toString('latin1')}\nendstream`;
+  let text = '';
+  for (let l = 0; l < covered; l++)
+    text += `BT 3 Tr /F1 10 Tf 72 ${H - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
+  return makePdf(`q ${W} 0 0 ${H} 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
+    image,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+}
+
+test('a JBIG2 scan is read like a JPEG one: the ink of the lines the layer lacks is missing text', () => {
+  const full = analyzePdfSync(jbig2ScanPage(6), { layerQuality: true }).pages[0];
+  assert.equal(full.route, 'ocr-layer');
+  const q = full.evidence.layerQuality!;
+  assert.equal(q.signals.image, undefined, JSON.stringify(q.signals));
+  assert.ok((q.signals.textInkMissed as number) < 0.05, JSON.stringify(q.signals));
+  const part = analyzePdfSync(jbig2ScanPage(2), { layerQuality: true, textLayer: true }).pages[0];
+  const p = part.evidence.layerQuality!;
+  assert.ok(Math.abs((p.signals.textInkMissed as number) - 2 / 3) < 0.1, JSON.stringify(p.signals));
+  assert.equal(p.reocr, true);
+  assert.equal(part.evidence.textLayer!.missingText!.length, 4, JSON.stringify(part.evidence.textLayer!.missingText));
+  // a device space alone in an array, as some writers put it, is that space
+  const boxed = analyzePdfSync(jbig2ScanPage(2, '[/DeviceGray]'), { layerQuality: true }).pages[0].evidence.layerQuality!;
+  assert.equal(boxed.signals.image, undefined, JSON.stringify(boxed.signals));
+});
