@@ -28,6 +28,8 @@ import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { boxReduce } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from './fax-encoder';
 import { encodeJpx } from './jpx-encoder';
+import { jbig2PageStream } from './jbig2-segments';
+import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { palette16Of } from './ocr-split-recode';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -907,7 +909,7 @@ export interface Seed {
 /**
  * The seed files: the project's fixtures and the hostile generators' files, with `corpus` the shared corpus too, and
  * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks, its scan a baseline
- * JPEG, a Group 4, a palette or a JPEG 2000 image in turn (recodedScanSeeds): the scans the score's image evidence reads
+ * JPEG, a Group 4, a palette, a JPEG 2000 or a JBIG2 image in turn (recodedScanSeeds): the scans the score's image evidence reads
  * (the other fixtures' scans are none of these under a layer).
  */
 export function loadSeeds(corpus = false, scans = false): Seed[] {
@@ -935,7 +937,7 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
   const scan = join(ROOT, 'test/fixtures/e2e/layer-quality.pdf');
   if (scans && existsSync(scan)) {
     const s: Seed = { name: relative(ROOT, scan), bytes: new Uint8Array(readFileSync(scan)) };
-    // the fixture as it is, and with its scan stored as Group 4, as a palette and as JPEG 2000: every decoder the score has
+    // the fixture as it is, and with its scan stored as Group 4, as a palette, as JPEG 2000 and as JBIG2: every decoder the score has
     const kinds = [s, ...recodedScanSeeds(s)];
     for (let i = 0, n = Math.ceil(seeds.length / 2); i < n; i++) seeds.push(kinds[i % kinds.length]);
   }
@@ -944,8 +946,9 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
 
 /**
  * The OCR-layer fixture with its JPEG scan (object 3) stored as the other scans the score decodes, at half its
- * resolution: Group 4 (CCITTFaxDecode), 4-bit indices under a 16-gray palette (FlateDecode, /Indexed) and a lossless
- * JP2 file (JPXDecode, by the test-only scripts/jpx-encoder.ts). The file is rewritten around the new object, its xref
+ * resolution: Group 4 (CCITTFaxDecode), 4-bit indices under a 16-gray palette (FlateDecode, /Indexed), a lossless
+ * JP2 file (JPXDecode, by the test-only scripts/jpx-encoder.ts) and a JBIG2 generic region (JBIG2Decode, by the
+ * test-only scripts/jbig2-segments.ts). The file is rewritten around the new object, its xref
  * offsets moved by the change in length. None when the fixture is not laid out as expected.
  */
 export function recodedScanSeeds(fixture: Seed): Seed[] {
@@ -971,6 +974,7 @@ export function recodedScanSeeds(fixture: Seed): Seed[] {
     ['g4', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /CCITTFaxDecode /DecodeParms << /K -1 /Columns ${w} /Rows ${h} >>`, g4],
     ['palette16', `${head} /ColorSpace ${colorSpace} /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
     ['jpx', `${head} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /JPXDecode`, encodeJpx(data, w, h, { jp2: true })],
+    ['jbig2', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`, jbig2PageStream(bilevel(w, h, ink))],
   ];
   return recoded.map(([kind, dict, bytes]) => {
     const obj = `3 0 obj\n<< ${dict} /Length ${bytes.length} >>\nstream\n${Buffer.from(bytes).toString('latin1')}\nendstream\nendobj\n`;
@@ -983,6 +987,13 @@ export function recodedScanSeeds(fixture: Seed): Seed[] {
     out = out.replace(/startxref\n(\d+)/, (_, x: string) => `startxref\n${Number(x) + delta}`);
     return { name: `${fixture.name} (scan as ${kind})`, bytes: new Uint8Array(Buffer.from(out, 'latin1')) };
   });
+}
+
+/** the page's ink as a bilevel bitmap (1 = black) */
+function bilevel(w: number, h: number, ink: (x: number, y: number) => boolean): Bitmap {
+  const b = newBitmap(w, h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) b.data[y * w + x] = ink(x, y) ? 1 : 0;
+  return b;
 }
 
 function pickWeighted(r: Rng, names: string[]): string {

@@ -4,7 +4,7 @@
  * or scripts/fax-encoder.ts (MMR, Group 4). Written from the recommendation; not shipped.
  */
 import type { Bitmap, GenericParams } from '../src/analyzer/layerQuality/jbig2Regions';
-import { encodeGeneric, MqEncoder } from './jbig2-encoder';
+import { encodeGeneric, GENERIC_DEFAULT_AT, MqEncoder } from './jbig2-encoder';
 import { encodeFax } from './fax-encoder';
 
 const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
@@ -55,4 +55,14 @@ export function unknownLengthData(data: number[], height: number): number[] {
   const out = data.slice();
   out.splice(4, 4, 0xff, 0xff, 0xff, 0xff);
   return [...out, 0xff, 0xac, ...be32(height)];
+}
+
+/** a bilevel page as an embedded stream: page information, one generic region (template 0, typical prediction), end of page */
+export function jbig2PageStream(page: Bitmap): Uint8Array {
+  const t0 = { template: 0 as const, tpgdon: true, at: [...GENERIC_DEFAULT_AT[0]] };
+  return new Uint8Array([
+    ...segment(0, 48, pageInfo(page.width, page.height)),
+    ...segment(1, 38, genericRegionData(page, 0, 0, 0, t0)),
+    ...segment(2, 49, []),
+  ]);
 }

@@ -3,11 +3,12 @@
  * default) thresholds every JPEG image of its PDFs to black and white and stores it as a CCITT Group 4 image, as
  * office scanners and archives do; `--as palette16` posterises it to 16 grays and stores their indices, 4 bits a
  * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does; `--as jpx` stores
- * it as JPEG 2000 (a JP2 file, the 9/7 wavelet at compression ratio `--rate`), as archives do. The layers, labels and
+ * it as JPEG 2000 (a JP2 file, the 9/7 wavelet at compression ratio `--rate`), as archives do; `--as jbig2`
+ * thresholds it as for Group 4 and stores it as a JBIG2 generic region, as OCRmyPDF does. The layers, labels and
  * truth stay as they are (links to the split's), so `npm run ocr-quality -- --data OUT` measures the score on the same
  * pages read through another kind of scan: how much of its image evidence survives, and the decoders.
  *
- *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx] [--threshold 55] [--rate 20]
+ *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx|jbig2] [--threshold 55] [--rate 20]
  *
  * Per file: `qpdf --qdf` (streams uncompressed, one object a line), each DCTDecode image's JPEG read by ImageMagick's
  * `convert` (for g4: thresholded to a one-strip Group 4 TIFF, whose strip is the image's new data; for palette16: its
@@ -23,6 +24,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { arg, have } from './ocr-split-sources';
+import { jbig2PageStream } from './jbig2-segments';
+import { newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -49,7 +52,7 @@ export function tiffStrip(tiff: Uint8Array): { strip: Uint8Array; blackIsZero: b
 
 const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 
-export type Recoding = 'g4' | 'palette16' | 'jpx';
+export type Recoding = 'g4' | 'palette16' | 'jpx' | 'jbig2';
 
 /** The QDF file with each DCTDecode image stored as `as` says (lengths left for fix-qdf). */
 function recode(qdf: string, work: string, as: Recoding, threshold: number, rate: number): { out: string; images: number } {
@@ -66,7 +69,14 @@ function recode(qdf: string, work: string, as: Recoding, threshold: number, rate
     if (!(w > 0 && h > 0 && length > 0)) continue;
     const start = m.index + m[0].length;
     writeFileSync(join(work, 'i.jpg'), Buffer.from(qdf.slice(start, start + length), 'latin1'));
-    const recoded = as === 'g4' ? group4(work, w, h, threshold) : as === 'jpx' ? jpx(work, rate) : palette16(work, w, h);
+    const recoded =
+      as === 'g4'
+        ? group4(work, w, h, threshold)
+        : as === 'jpx'
+          ? jpx(work, rate)
+          : as === 'jbig2'
+            ? jbig2(work, w, h, threshold)
+            : palette16(work, w, h);
     if (!recoded) continue;
     const newDict = dict
       .replace('/Filter /DCTDecode', recoded.filter)
@@ -114,6 +124,19 @@ function jpx(work: string, rate: number): Recoded | undefined {
   return { data: new Uint8Array(readFileSync(join(work, 'i.jp2'))), filter: '/Filter /JPXDecode', bpc: 8, colorSpace: '' };
 }
 
+/** work/i.jpg thresholded as for Group 4, as a JBIG2 generic region (the test-only coder of scripts/jbig2-segments.ts) */
+function jbig2(work: string, w: number, h: number, threshold: number): Recoded | undefined {
+  const gray = new Uint8Array(
+    execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-threshold', `${threshold}%`, '-depth', '8', 'gray:-'], {
+      maxBuffer: 1 << 30,
+    }),
+  );
+  if (gray.length !== w * h) return undefined;
+  const page = newBitmap(w, h);
+  for (let i = 0; i < gray.length; i++) page.data[i] = gray[i] < 128 ? 1 : 0;
+  return { data: jbig2PageStream(page), filter: '/Filter /JBIG2Decode', bpc: 1, colorSpace: '/DeviceGray' };
+}
+
 /** work/i.jpg posterised to 16 grays, as 4-bit indices into a gray palette */
 function palette16(work: string, w: number, h: number): Recoded | undefined {
   const gray = new Uint8Array(execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-depth', '8', 'gray:-'], { maxBuffer: 1 << 30 }));
@@ -140,9 +163,9 @@ function main(): void {
   const threshold = Number(arg('--threshold') ?? 55);
   const as = arg('--as') ?? 'g4';
   const rate = Number(arg('--rate') ?? 20);
-  if (!outArg || (as !== 'g4' && as !== 'palette16' && as !== 'jpx') || !(rate >= 1)) {
+  if (!outArg || (as !== 'g4' && as !== 'palette16' && as !== 'jpx' && as !== 'jbig2') || !(rate >= 1)) {
     console.error(
-      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx] [--threshold 55] [--rate 20]',
+      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx|jbig2] [--threshold 55] [--rate 20]',
     );
     process.exit(2);
   }

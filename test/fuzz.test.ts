@@ -48,7 +48,7 @@ describe('fuzz', () => {
   });
 });
 
-test("the layer-quality seeds store the fixture's scan as Group 4, as a palette and as JPEG 2000, read with the same advice", () => {
+test("the layer-quality seeds store the fixture's scan as Group 4, as a palette, as JPEG 2000 and as JBIG2, read with the same advice", () => {
   const fixture = {
     name: 'layer-quality.pdf',
     bytes: new Uint8Array(readFileSync(join(import.meta.dirname, 'fixtures', 'e2e', 'layer-quality.pdf'))),
@@ -58,7 +58,12 @@ test("the layer-quality seeds store the fixture's scan as Group 4, as a palette 
   const seeds = recodedScanSeeds(fixture);
   assert.deepEqual(
     seeds.map((s) => s.name),
-    ['layer-quality.pdf (scan as g4)', 'layer-quality.pdf (scan as palette16)', 'layer-quality.pdf (scan as jpx)'],
+    [
+      'layer-quality.pdf (scan as g4)',
+      'layer-quality.pdf (scan as palette16)',
+      'layer-quality.pdf (scan as jpx)',
+      'layer-quality.pdf (scan as jbig2)',
+    ],
   );
   const want = advice(fixture.bytes);
   // four scanned pages read (no signals.image note), two of them advised re-OCR
@@ -70,6 +75,7 @@ test("the layer-quality seeds store the fixture's scan as Group 4, as a palette 
     g4: /\/CCITTFaxDecode/,
     palette16: /\/Indexed \/DeviceGray 15/,
     jpx: /\/DeviceGray \/BitsPerComponent 8 \/Filter \/JPXDecode/,
+    jbig2: /\/DeviceGray \/BitsPerComponent 1 \/Filter \/JBIG2Decode/,
   };
   for (const s of seeds) {
     assert.match(Buffer.from(s.bytes).toString('latin1'), filters[/\(scan as (\w+)\)/.exec(s.name)![1]]);
