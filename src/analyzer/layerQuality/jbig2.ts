@@ -222,7 +222,8 @@ function decode(
     if (held > maxHeld) fail('its symbols and regions are larger than the memory allowed');
   };
   let page: Bitmap | undefined;
-  // a striped page of unknown height grows with its stripes up to the image's height
+  // the page is the image's size from its information segment on (a striped page of unknown height too), and every
+  // region lies in it
   const region = (info: RegionInfo, p: Bitmap) => {
     if (info.width > width || info.height > height || info.x >= width || info.y >= height) fail('a region outside the page');
     if (info.width * info.height > p.width * p.height) fail('a region larger than the page');

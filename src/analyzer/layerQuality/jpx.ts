@@ -942,7 +942,7 @@ function decode(data: Uint8Array, reduce: number, maxPixels: number, outOfTime: 
           let g = b.samples[row + x];
           let bl = c.samples[row + x];
           if (rct) {
-            // the reversible component transform undone (T.800 G.2): a is Y, b is Cb (U), c is Cr (V)
+            // the reversible component transform undone: a is Y, b is U (blue less green), c is V (red less green)
             g = r - Math.floor((bl + g) / 4);
             r = c.samples[row + x] + g;
             bl = b.samples[row + x] + g;
