@@ -10,7 +10,7 @@ import { analyzePdfSync } from '../src/analyzer/index';
 import { prng } from '../scripts/fuzz';
 import { MqEncoder, encodeRefinement } from '../scripts/jbig2-encoder';
 import { genericRegionData, mmrRegionData, pageInfo, regionInfo, segment, unknownLengthData } from '../scripts/jbig2-segments';
-import { makePdf } from './pdf-helpers';
+import { printInk, printScanPdf } from './pdf-helpers';
 
 const never = () => false;
 const T0 = {
@@ -135,32 +135,12 @@ test('what is not read is named; damaged, truncated and hostile streams are an e
   assert.ok(!late.ok && late.outOfTime === true);
 });
 
-/**
- * The six "lines of print" page of test/layer-quality-pixels.test.ts (612 × 792, one pixel a point) as a JBIG2 generic
- * region under an invisible layer over its first `covered` lines.
- */
+/** the print scan (test/pdf-helpers.ts) as a JBIG2 generic region under an invisible layer over its first `covered` lines */
 function jbig2ScanPage(covered: number, colorSpace = '/DeviceGray'): Uint8Array {
-  const W = 612;
-  const H = 792;
-  const ink = (x: number, y: number) => {
-    const line = Math.floor((y - 116) / 40);
-    const r = (y - 116) % 40;
-    if (y < 116 || line >= 6 || r >= 14 || x < 72 || x >= 300) return false;
-    const c = (x - 72) >> 3;
-    if (c % 6 === 5 || (x - 72) % 8 >= 3 + ((c * 7) % 5)) return false;
-    return r >= 4 || c % 3 === 0;
-  };
-  const b = newBitmap(W, H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) b.data[y * W + x] = ink(x, y) ? 1 : 0;
-  const z = Buffer.from(stream(segment(0, 48, pageInfo(W, H)), segment(1, 38, genericRegionData(b, 0, 0, 0, T0)), segment(2, 49, [])));
-  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace ${colorSpace} /BitsPerComponent 1 /Filter /JBIG2Decode /Length ${z.length} >>\nstream\n${z.toString('latin1')}\nendstream`;
-  let text = '';
-  for (let l = 0; l < covered; l++)
-    text += `BT 3 Tr /F1 10 Tf 72 ${H - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
-  return makePdf(`q ${W} 0 0 ${H} 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
-    image,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
+  const b = newBitmap(612, 792);
+  for (let y = 0; y < 792; y++) for (let x = 0; x < 612; x++) b.data[y * 612 + x] = printInk(x, y) ? 1 : 0;
+  const data = stream(segment(0, 48, pageInfo(612, 792)), segment(1, 38, genericRegionData(b, 0, 0, 0, T0)), segment(2, 49, []));
+  return printScanPdf(`/Width 612 /Height 792 /ColorSpace ${colorSpace} /BitsPerComponent 1 /Filter /JBIG2Decode`, data, covered);
 }
 
 test('a JBIG2 scan is read like a JPEG one: the ink of the lines the layer lacks is missing text', () => {

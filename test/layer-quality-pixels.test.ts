@@ -7,7 +7,7 @@ import { analyzePdfSync } from '../src/analyzer/index';
 import { boxReduce, decodedScan, grayFromSamples, reduceScan } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from '../scripts/fax-encoder';
 import { prng } from '../scripts/fuzz';
-import { makePdf } from './pdf-helpers';
+import { makePdf, printInk, printScanPdf } from './pdf-helpers';
 
 test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
   const gray = grayFromSamples(new Uint8Array([0, 100, 200, 255]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false });
@@ -81,24 +81,12 @@ test('boxReduce averages s × s blocks, partial ones at the edges too', () => {
   assert.equal(boxReduce(img, 1), img);
 });
 
-/**
- * A 612 × 792 page painted whole by a Flate image of six "lines of print" (letters 3-7 px wide on an 8 px pitch, 10 px
- * tall and every third 14, words of five letters, columns 72-299, lines at a 40 px pitch from row 116), one pixel a point; an invisible layer of
- * Helvetica over the first `covered` lines.
- */
+/** the print scan of test/pdf-helpers.ts stored as `layout` says, under an invisible layer over its first `covered` lines */
 type Layout = 'gray' | 'rgb' | 'bits' | 'gray4' | 'gray16' | 'indexed' | 'run-length' | 'fax' | 'fax-black-1';
 function flateScanPage(covered: number, layout: Layout): Uint8Array {
   const W = 612;
   const H = 792;
-  const ink = (x: number, y: number) => {
-    const line = Math.floor((y - 116) / 40);
-    const r = (y - 116) % 40;
-    if (y < 116 || line >= 6 || r >= 14 || x < 72 || x >= 300) return false;
-    // one letter an 8 px cell, 3-7 px wide; every third an ascender (rows 0-3 above the 10 px body); every sixth cell a space
-    const c = (x - 72) >> 3;
-    if (c % 6 === 5 || (x - 72) % 8 >= 3 + ((c * 7) % 5)) return false;
-    return r >= 4 || c % 3 === 0;
-  };
+  const ink = printInk;
   let samples: Uint8Array;
   let dict: string;
   let filter = '/FlateDecode';
@@ -142,15 +130,7 @@ function flateScanPage(covered: number, layout: Layout): Uint8Array {
     filter = '/RunLengthDecode';
   }
   const z = filter === '/FlateDecode' ? deflateSync(samples) : samples;
-  const image = `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${H} ${dict} /Filter ${filter} /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`;
-  // each covered line: its baseline 8 pt above the line's bottom row, text as wide as its ink (Helvetica 10 pt)
-  let text = '';
-  for (let l = 0; l < covered; l++)
-    text += `BT 3 Tr /F1 10 Tf 72 ${H - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
-  return makePdf(`q ${W} 0 0 ${H} 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
-    image,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ]);
+  return printScanPdf(`/Width ${W} /Height ${H} ${dict} /Filter ${filter}`, z, covered);
 }
 
 test('a Flate or fax scan is read like a JPEG one: the ink of the lines the layer lacks is missing text, in every layout read', () => {

@@ -7,7 +7,6 @@ import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan, type ScanImage } from './content';
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
-import type { GrayImage } from './layerQuality/jpeg';
 import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
 import { decodeJbig2, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
@@ -227,36 +226,27 @@ function scanOf(
     // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
     const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
     const jbig2 = im.filter !== undefined && stopFilterName(im.filter) === 'JBIG2Decode';
+    const jpx = im.filter !== undefined && stopFilterName(im.filter) === 'JPXDecode';
     const layout = samples || jbig2 ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
       if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
     };
-    if (im.filter !== undefined && stopFilterName(im.filter) === 'JPXDecode') {
-      const read = readJpx(im, doc, budget, opts);
-      if (typeof read === 'string') {
-        notRead(read);
-        continue;
-      }
+    // a decoded scan replaces the one held (a smaller image's) as the page's scan
+    const take = (read: DecodedRead) => {
       best = a;
       budget.release(held);
       held = read.bytes;
       scan = { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
-      continue;
-    }
-    if (jbig2) {
-      const read =
-        layout && layout.bitsPerComponent === 1 && !layout.palette
+    };
+    if (jpx || jbig2) {
+      const read = jpx
+        ? readJpx(im, doc, budget, opts)
+        : layout && layout.bitsPerComponent === 1 && !layout.palette
           ? readJbig2(im, layout, doc, budget, opts)
           : 'a JBIG2 image that is not 1-bit gray';
-      if (typeof read === 'string') {
-        notRead(read);
-        continue;
-      }
-      best = a;
-      budget.release(held);
-      held = read.bytes;
-      scan = { jpeg: new Uint8Array(0), pixels: read.pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
+      if (typeof read === 'string') notRead(read);
+      else take(read);
       continue;
     }
     if (!layout || (fax && layout.bitsPerComponent !== 1)) {
@@ -279,17 +269,17 @@ function scanOf(
       continue;
     }
     const read = readSamples(im, layout, params, doc, budget, opts);
-    if (typeof read === 'string') {
-      notRead(read);
-      continue;
-    }
-    const { pixels, bytes } = read;
-    best = a;
-    budget.release(held);
-    held = bytes;
-    scan = { jpeg: new Uint8Array(0), pixels, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
+    if (typeof read === 'string') notRead(read);
+    else take(read);
   }
   return { scan, held, unread: unread?.why };
+}
+
+/** a scan decoded whole: its pixels (at 1 / reduced of its size), and the bytes that stay charged for them */
+interface DecodedRead {
+  pixels: DecodedScan;
+  bytes: number;
+  reduced?: 1 | 2 | 4;
 }
 
 /**
@@ -304,7 +294,7 @@ function readSamples(
   doc: OpenedDocument,
   budget: Budget,
   opts: AnalyzerOptions,
-): { pixels: DecodedScan; bytes: number } | string {
+): DecodedRead | string {
   const rowBytes = Math.ceil((layout.width * layout.components * layout.bitsPerComponent) / 8);
   // the samples, and the gray image unless the scan is bilevel (kept as its bits: pixels.ts decodedScan)
   let bytes = rowBytes * layout.height + (layout.bitsPerComponent === 1 ? 0 : layout.width * layout.height);
@@ -337,12 +327,7 @@ function readSamples(
  * not synthesised, its code-blocks not decoded) while that keeps 150 dpi or more, since the letter shapes read a 300 dpi
  * scan at half its size anyway; with the bytes that stay charged for it, or why it could not be read.
  */
-function readJpx(
-  im: ScanImage,
-  doc: OpenedDocument,
-  budget: Budget,
-  opts: AnalyzerOptions,
-): { pixels: GrayImage; bytes: number; reduced: 1 | 2 | 4 } | string {
+function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | string {
   const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
   if (dec.outOfTime) return 'out of time';
   if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
