@@ -350,7 +350,9 @@ function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: Analy
   // what stays charged is the gray image; the wavelet's arrays and the codestream are garbage now
   const bytes = out.image.data.length;
   budget.release(work - bytes);
-  return { pixels: out.image, bytes, reduced: (1 << reduce) as 1 | 2 | 4 };
+  // the reduction the decoder could make (components with fewer levels than the first allow less): from its size
+  const ratio = im.width / out.image.width;
+  return { pixels: out.image, bytes, reduced: ratio > 3 ? 4 : ratio > 1.5 ? 2 : 1 };
 }
 
 /**
