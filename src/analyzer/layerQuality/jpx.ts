@@ -17,7 +17,7 @@
  * packet and per code-block. Pure: no Node, no DOM.
  */
 import type { GrayImage } from './jpeg';
-import { type CodeBlockStyle, decodeCodeBlock, type JpxBand } from './jpxBlock';
+import { type CodeBlockStyle, decodeCodeBlockScaled, type JpxBand } from './jpxBlock';
 import { luma } from './pixels';
 import { synthesize } from './wavelet';
 
@@ -787,17 +787,18 @@ function samplesOf(tc: TileComponent, data: Uint8Array, top: number, outOfTime: 
             segments.push({ offset: o, length: blk.segLengths[i], passes: blk.segPasses[i] });
             o += blk.segLengths[i];
           }
-          const res = decodeCodeBlock(
+          // dequantised as the coefficients are stored
+          const res = decodeCodeBlockScaled(
             { width: blk.x1 - blk.x0, height: blk.y1 - blk.y0, band: band.kind, bitPlanes: planes, data: bytes, segments, style: tc.coding.style },
             out,
             (blk.y0 - band.y0) * w + (blk.x0 - band.x0),
             w,
+            band.step,
           );
           if (!res.ok) fail(`a damaged code-block (${res.error})`);
         }
       });
     }
-    for (const { band, out } of coeffs) if (band.step !== 1) for (let i = 0; i < out.length; i++) out[i] *= band.step;
     if (r === 0) image = coeffs[0].out;
     else image = synthesize(image!, coeffs[0].out, coeffs[1].out, coeffs[2].out, R.x0, R.y0, R.x1, R.y1, tc.coding.reversible);
   }

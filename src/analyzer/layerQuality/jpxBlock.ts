@@ -64,6 +64,13 @@ const REFINED = 0x4000;
 const NEG = 0x8000;
 const NEIGHBOURS = 0xff;
 
+// A summary byte per stripe column (the four coefficients of one column in a stripe), so the passes step over the
+// columns they have nothing to do in with one test: COL_SIG if one of them is significant, COL_ACTIVE if one is
+// significant or has a significant neighbour (exactly: zero means all four have flags & (SIG | NEIGHBOURS) = 0). It is
+// bordered like the flags (a stripe above, one below, a column each side), so marking neighbours needs no bounds test.
+const COL_SIG = 1;
+const COL_ACTIVE = 2;
+
 const PASS_SIGNIFICANCE = 0;
 const PASS_REFINEMENT = 1;
 const PASS_CLEANUP = 2;
@@ -158,10 +165,12 @@ class RawDecoder {
   }
 }
 
-// Scratch reused block to block: the largest bordered block is 1024 × 4 → 1026 × 6.
+// Scratch reused block to block: the largest bordered block is 1024 × 4 → 1026 × 6; its column summaries are 3 stripes
+// of 1026 (64 × 64 → 18 of 66 is less).
 const SCRATCH = 1026 * 6;
 const flagsScratch = new Uint16Array(SCRATCH);
 const magScratch = new Int32Array(SCRATCH);
+const colsScratch = new Uint8Array(SCRATCH);
 const contexts = new Uint8Array(CX_COUNT);
 const mq = new MqDecoder();
 const raw = new RawDecoder();
@@ -170,6 +179,8 @@ const raw = new RawDecoder();
 interface Block {
   flags: Uint16Array;
   mag: Int32Array;
+  /** the column summaries, stripe s's column x at (s + 1) · sw + x + 1 */
+  cols: Uint8Array;
   w: number;
   h: number;
   /** the bordered row length, w + 2 */
@@ -179,10 +190,22 @@ interface Block {
 }
 
 /**
- * A coefficient becomes significant: tell its eight neighbours. In vertically causal mode a coefficient on a stripe's
- * first row stays hidden from the row above it (the previous stripe's last row), which must not look into the next stripe.
+ * A coefficient (row y, flags index i, column summary c) becomes significant: tell its eight neighbours and the
+ * summaries of the stripe columns they are in. In vertically causal mode a coefficient on a stripe's first row stays
+ * hidden from the row above it (the previous stripe's last row), which must not look into the next stripe.
  */
-function setSignificant(flags: Uint16Array, i: number, sw: number, neg: number, hideAbove: boolean): void {
+function setSignificant(flags: Uint16Array, cols: Uint8Array, i: number, c: number, sw: number, neg: number, y: number, causal: boolean): void {
+  const hideAbove = causal && (y & 3) === 0;
+  cols[c - 1] |= COL_ACTIVE;
+  cols[c] |= COL_SIG | COL_ACTIVE;
+  cols[c + 1] |= COL_ACTIVE;
+  // the row above or below may be in the neighbouring stripe
+  const near = (y & 3) === 0 ? (hideAbove ? 0 : c - sw) : (y & 3) === 3 ? c + sw : 0;
+  if (near !== 0) {
+    cols[near - 1] |= COL_ACTIVE;
+    cols[near] |= COL_ACTIVE;
+    cols[near + 1] |= COL_ACTIVE;
+  }
   if (neg) {
     flags[i] |= SIG | NEG;
     flags[i - 1] |= E_SIG | E_NEG;
@@ -205,11 +228,13 @@ function setSignificant(flags: Uint16Array, i: number, sw: number, neg: number, 
 }
 
 function significancePass(b: Block, cx: Uint8Array, plane: number, bypass: boolean): void {
-  const { flags, mag, w, h, sw, zeroBase, causal } = b;
+  const { flags, mag, cols, w, h, sw, zeroBase, causal } = b;
   const one = 1 << plane;
-  for (let y0 = 0; y0 < h; y0 += 4) {
+  for (let y0 = 0, c0 = sw + 1; y0 < h; y0 += 4, c0 += sw) {
     const y1 = Math.min(y0 + 4, h);
     for (let x = 0; x < w; x++) {
+      // nothing significant in or next to the column: nothing to code
+      if (cols[c0 + x] === 0) continue;
       let i = (y0 + 1) * sw + x + 1;
       for (let y = y0; y < y1; y++, i += sw) {
         const f = flags[i];
@@ -218,12 +243,12 @@ function significancePass(b: Block, cx: Uint8Array, plane: number, bypass: boole
         if (bypass) {
           if (raw.bit() !== 0) {
             mag[i] = one;
-            setSignificant(flags, i, sw, raw.bit(), causal && (y & 3) === 0);
+            setSignificant(flags, cols, i, c0 + x, sw, raw.bit(), y, causal);
           }
         } else if (mq.decode(cx, ZERO_CODING[zeroBase + (f & NEIGHBOURS)]) !== 0) {
           const sc = SIGN_CODING[(f & 0xf) | ((f >> 4) & 0xf0)];
           mag[i] = one;
-          setSignificant(flags, i, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), causal && (y & 3) === 0);
+          setSignificant(flags, cols, i, c0 + x, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), y, causal);
         }
         flags[i] |= VISITED;
       }
@@ -232,11 +257,12 @@ function significancePass(b: Block, cx: Uint8Array, plane: number, bypass: boole
 }
 
 function refinementPass(b: Block, cx: Uint8Array, plane: number, bypass: boolean): void {
-  const { flags, mag, w, h, sw } = b;
+  const { flags, mag, cols, w, h, sw } = b;
   const one = 1 << plane;
-  for (let y0 = 0; y0 < h; y0 += 4) {
+  for (let y0 = 0, c0 = sw + 1; y0 < h; y0 += 4, c0 += sw) {
     const y1 = Math.min(y0 + 4, h);
     for (let x = 0; x < w; x++) {
+      if ((cols[c0 + x] & COL_SIG) === 0) continue;
       let i = (y0 + 1) * sw + x + 1;
       for (let y = y0; y < y1; y++, i += sw) {
         const f = flags[i];
@@ -253,16 +279,17 @@ function refinementPass(b: Block, cx: Uint8Array, plane: number, bypass: boolean
 }
 
 function cleanupPass(b: Block, cx: Uint8Array, plane: number, segmentationSymbols: boolean): void {
-  const { flags, mag, w, h, sw, zeroBase, causal } = b;
+  const { flags, mag, cols, w, h, sw, zeroBase, causal } = b;
   const one = 1 << plane;
-  for (let y0 = 0; y0 < h; y0 += 4) {
+  for (let y0 = 0, c0 = sw + 1; y0 < h; y0 += 4, c0 += sw) {
     const y1 = Math.min(y0 + 4, h);
     // run-length coding needs a full column of four
     const full = y1 - y0 === 4;
     for (let x = 0; x < w; x++) {
       let i = (y0 + 1) * sw + x + 1;
       let y = y0;
-      if (full && ((flags[i] | flags[i + sw] | flags[i + 2 * sw] | flags[i + 3 * sw]) & (SIG | VISITED | NEIGHBOURS)) === 0) {
+      // (a coefficient is VISITED only if it has a significant neighbour, so an inactive column has none)
+      if (full && cols[c0 + x] === 0) {
         // four insignificant coefficients, none coded yet, all in the zero context: one decision says whether any
         // becomes significant, two uniform ones which is the first; the rest of the column is coded as usual
         if (mq.decode(cx, CX_RUN) === 0) continue;
@@ -271,7 +298,7 @@ function cleanupPass(b: Block, cx: Uint8Array, plane: number, segmentationSymbol
         y += r;
         const sc = SIGN_CODING[(flags[i] & 0xf) | ((flags[i] >> 4) & 0xf0)];
         mag[i] = one;
-        setSignificant(flags, i, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), causal && (y & 3) === 0);
+        setSignificant(flags, cols, i, c0 + x, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), y, causal);
         i += sw;
         y++;
       }
@@ -285,7 +312,7 @@ function cleanupPass(b: Block, cx: Uint8Array, plane: number, segmentationSymbol
         if (mq.decode(cx, ZERO_CODING[zeroBase + (f & NEIGHBOURS)]) !== 0) {
           const sc = SIGN_CODING[(f & 0xf) | ((f >> 4) & 0xf0)];
           mag[i] = one;
-          setSignificant(flags, i, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), causal && (y & 3) === 0);
+          setSignificant(flags, cols, i, c0 + x, sw, mq.decode(cx, sc >> 1) ^ (sc & 1), y, causal);
         }
       }
     }
@@ -301,6 +328,20 @@ const isCount = (n: number, min: number, max: number): boolean => typeof n === '
 
 /** Decodes one code-block into `out` (width*height values, row-major at `stride`, starting at `offset`), as signed reconstructed magnitudes in units of bit-plane 0: a coefficient whose bit-planes were all decoded down to plane 0 is its exact integer; one whose lowest k planes were not decoded (passes missing) gets the mid-point of its interval (+ 2^k / 2 before the sign, only if it is significant). Zero where insignificant. Returns an error (never throws) for impossible input (bitPlanes > 30, more passes than 3*bitPlanes-2, sizes out of range). */
 export function decodeCodeBlock(cb: CodeBlock, out: Float32Array, offset: number, stride: number): { ok: true } | { ok: false; error: string } {
+  return decodeCodeBlockScaled(cb, out, offset, stride, 1);
+}
+
+/**
+ * decodeCodeBlock, with each value multiplied by `scale` (the dequantisation step) as it is stored: the same float32
+ * as storing the value and multiplying it in place later, without the second sweep over the band.
+ */
+export function decodeCodeBlockScaled(
+  cb: CodeBlock,
+  out: Float32Array,
+  offset: number,
+  stride: number,
+  scale: number,
+): { ok: true } | { ok: false; error: string } {
   const { width: w, height: h, bitPlanes, data, segments, style } = cb;
   if (!isCount(w, 1, MAX_SIDE) || !isCount(h, 1, MAX_SIDE) || w * h > MAX_AREA)
     return { ok: false, error: `code-block size ${w} × ${h} out of range` };
@@ -323,7 +364,9 @@ export function decodeCodeBlock(cb: CodeBlock, out: Float32Array, offset: number
   const mag = magScratch;
   flags.fill(0, 0, size);
   mag.fill(0, 0, size);
-  const b: Block = { flags, mag, w, h, sw, zeroBase: BAND_BASE[cb.band], causal: style.verticallyCausal };
+  const cols = colsScratch;
+  cols.fill(0, 0, sw * (Math.ceil(h / 4) + 2));
+  const b: Block = { flags, mag, cols, w, h, sw, zeroBase: BAND_BASE[cb.band], causal: style.verticallyCausal };
   const cx = contexts;
   resetContexts(cx);
 
@@ -355,6 +398,7 @@ export function decodeCodeBlock(cb: CodeBlock, out: Float32Array, offset: number
   // coefficients it did not visit (significant earlier) still lack that plane's bit.
   const half = passes === 0 ? 0 : lastPlane > 0 ? 2 ** (lastPlane - 1) : 0;
   const halfUnvisited = passes > 0 && lastKind === PASS_SIGNIFICANCE ? 2 ** lastPlane : half;
+  // the value is rounded to float32 first, as storing it unscaled would do
   for (let y = 0; y < h; y++) {
     let i = (y + 1) * sw + 1;
     let o = offset + y * stride;
@@ -362,7 +406,7 @@ export function decodeCodeBlock(cb: CodeBlock, out: Float32Array, offset: number
       const f = flags[i];
       if ((f & SIG) === 0) out[o] = 0;
       else {
-        const v = mag[i] + ((f & VISITED) !== 0 || lastKind !== PASS_SIGNIFICANCE ? half : halfUnvisited);
+        const v = Math.fround(mag[i] + ((f & VISITED) !== 0 || lastKind !== PASS_SIGNIFICANCE ? half : halfUnvisited)) * scale;
         out[o] = (f & NEG) !== 0 ? -v : v;
       }
     }

@@ -143,7 +143,7 @@ function horizontal(
     const f = PAD + w - odd1;
     if (reversible) lineStep53(b, e, f);
     else lineStep97(b, e, f);
-    for (let x = 0, dst = (y - y0) * w, src = PAD; x < w; x++) out[dst++] = b[src++];
+    out.set(b.subarray(PAD, PAD + w), (y - y0) * w);
   }
 }
 
@@ -152,11 +152,30 @@ function lineStep53(b: Float32Array, e: number, f: number): void {
   for (let p = e + 1; p < f; p += 2) b[p] += Math.floor((b[p - 1] + b[p + 1]) / 2);
 }
 
+/**
+ * The four 9-7 steps in one sweep: at even line p, δ at p, then γ at p − 1, β at p − 2 and α at p − 3, whose inputs
+ * are all final by then; the line's values pass along in locals, rounded to float32 (Math.fround) exactly where the
+ * step-by-step version stores them, so the result is the same to the bit. The first two sweeps also write β and α
+ * below e (from zeros standing in for the steps not yet run): those lines are extension, never read again.
+ */
 function lineStep97(b: Float32Array, e: number, f: number): void {
-  for (let p = e - 2; p <= f + 2; p += 2) b[p] -= DELTA * (b[p - 1] + b[p + 1]);
-  for (let p = e - 1; p <= f + 1; p += 2) b[p] -= GAMMA * (b[p - 1] + b[p + 1]);
-  for (let p = e; p <= f; p += 2) b[p] -= BETA * (b[p - 1] + b[p + 1]);
-  for (let p = e + 1; p < f; p += 2) b[p] -= ALPHA * (b[p - 1] + b[p + 1]);
+  const fr = Math.fround;
+  let odd = b[e - 1];
+  let d = fr(b[e - 2] - DELTA * (b[e - 3] + odd));
+  let g = 0;
+  let be = 0;
+  for (let p = e; p <= f + 2; p += 2) {
+    const nextOdd = b[p + 1];
+    const dn = fr(b[p] - DELTA * (odd + nextOdd));
+    const gn = fr(odd - GAMMA * (d + dn));
+    const bn = fr(d - BETA * (g + gn));
+    b[p - 2] = bn;
+    b[p - 3] = fr(g - ALPHA * (be + bn));
+    odd = nextOdd;
+    d = dn;
+    g = gn;
+    be = bn;
+  }
 }
 
 /** a one-sample high-pass signal's sample halved: in integers toward zero for the 5-3 filter, as OpenJPEG does */
@@ -190,16 +209,46 @@ function vertical(x0: number, y0: number, x1: number, y1: number, reversible: bo
   const f = PAD + h - (y1 & 1);
   if (reversible) {
     for (let q = e; q <= f + 1; q += 2) {
+      if (q <= f && q - 1 > e && q - 2 >= PAD && q + 1 < PAD + h) {
+        rowSteps53(out, w, (q - PAD) * w);
+        continue;
+      }
       if (q <= f) rowStep53(out, ext, w, h, q, true);
       if (q - 1 > e && q - 1 < f) rowStep53(out, ext, w, h, q - 1, false);
     }
   } else {
     for (let q = e - 2; q <= f + 5; q += 2) {
+      // away from the ends all four steps apply and all their lines are rows of `out`: one loop does them
+      if (q >= e + 4 && q <= f + 2 && q - 4 >= PAD && q + 1 < PAD + h) {
+        rowSteps97(out, w, (q - PAD) * w);
+        continue;
+      }
       if (q <= f + 2) rowStep97(out, ext, w, h, q, -DELTA);
       if (q - 1 >= e - 1 && q - 1 <= f + 1) rowStep97(out, ext, w, h, q - 1, -GAMMA);
       if (q - 2 >= e && q - 2 <= f) rowStep97(out, ext, w, h, q - 2, -BETA);
       if (q - 3 >= e + 1 && q - 3 < f) rowStep97(out, ext, w, h, q - 3, -ALPHA);
     }
+  }
+}
+
+/**
+ * The four 9-7 steps of vertical()'s pipeline at line q (whose row starts at `t` in `out`) in one loop: δ at q, γ at
+ * q − 1, β at q − 2, α at q − 3, each column's values in locals (rounded to float32 as the row steps store them), so
+ * a sample is loaded and stored once instead of once a step.
+ */
+function rowSteps97(out: Float32Array, w: number, t: number): void {
+  const fr = Math.fround;
+  for (let x = 0, q = t; x < w; x++, q++) {
+    const odd = out[q - w];
+    const d2 = out[q - 2 * w];
+    const g3 = out[q - 3 * w];
+    const d = fr(out[q] + -DELTA * (odd + out[q + w]));
+    const g = fr(odd + -GAMMA * (d2 + d));
+    const b = fr(d2 + -BETA * (g3 + g));
+    out[q] = d;
+    out[q - w] = g;
+    out[q - 2 * w] = b;
+    out[q - 3 * w] = fr(g3 + -ALPHA * (out[q - 4 * w] + b));
   }
 }
 
@@ -212,6 +261,16 @@ function rowStep97(out: Float32Array, ext: Float32Array, w: number, h: number, p
   const ao = lineAt(w, h, p - 1);
   const co = lineAt(w, h, p + 1);
   for (let x = 0; x < w; x++) t[to + x] += weight * (a[ao + x] + c[co + x]);
+}
+
+/** The two 5-3 steps of vertical()'s pipeline at line q (row at `t` in `out`) in one loop: even at q, odd at q − 1. */
+function rowSteps53(out: Float32Array, w: number, t: number): void {
+  const fr = Math.fround;
+  for (let x = 0, q = t; x < w; x++, q++) {
+    const e = fr(out[q] - Math.floor((out[q - w] + out[q + w] + 2) / 4));
+    out[q] = e;
+    out[q - w] = fr(out[q - w] + Math.floor((out[q - 2 * w] + e) / 2));
+  }
 }
 
 /** 5-3 lifting of line p of the vertical pass: the even (`even`) or the odd step, as in horizontal(). */
