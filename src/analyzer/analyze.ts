@@ -324,8 +324,8 @@ function readSamples(
 
 /**
  * A JPEG 2000 image decoded to gray (layerQuality/jpx.ts), at the resolution the score needs: halved (a wavelet level
- * not synthesised, its code-blocks not decoded) while that keeps 150 dpi or more, since the letter shapes read a 300 dpi
- * scan at half its size anyway; with the bytes that stay charged for it, or why it could not be read.
+ * not synthesised, its code-blocks not decoded) while that keeps JPX_MIN_DPI or more, since the letter shapes read a
+ * 300 dpi scan at half its size anyway; with the bytes that stay charged for it, or why it could not be read.
  */
 function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | string {
   const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
@@ -360,13 +360,7 @@ function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: Analy
  * charged for it (the packed bits), or why it could not be read. While it decodes, what jbig2WorkBytes says (the page
  * a byte a pixel, the symbols and regions its segments keep, a region and its reference) is charged.
  */
-function readJbig2(
-  im: ScanImage,
-  layout: SampleLayout,
-  doc: OpenedDocument,
-  budget: Budget,
-  opts: AnalyzerOptions,
-): { pixels: DecodedScan; bytes: number } | string {
+function readJbig2(im: ScanImage, layout: SampleLayout, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | string {
   const { width: w, height: h } = layout;
   if (w !== im.width || h !== im.height || w * h > opts.maxScanPixels) return 'larger than maxScanPixels, or its size unclear';
   const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);

@@ -56,7 +56,7 @@ export { languageEvidence } from './language';
 export interface ScanInput {
   /** JPEG bytes (the stream decoded up to its DCTDecode filter); empty when `pixels` holds the scan */
   jpeg: Uint8Array;
-  /** the scan decoded (a Flate, LZW, unfiltered, fax or JPEG 2000 image: pixels.ts), in gray or, bilevel, as its bits, instead of a JPEG */
+  /** the scan decoded (a Flate, LZW, unfiltered, fax, JPEG 2000 or JBIG2 image), in gray or, bilevel, as its bits (pixels.ts), instead of a JPEG */
   pixels?: DecodedScan;
   /** `pixels` hold the image at 1 / reduced of its size each way (a JPEG 2000 scan read at a lower resolution); 1 when absent */
   reduced?: 1 | 2 | 4;
