@@ -12,6 +12,7 @@
  * `maxHeldPixels`; jbig2WorkBytes adds these up for the caller to charge. The clock is read per segment and inside each
  * decoding procedure. Pure: no Node, no DOM.
  */
+import { s8, u16, u32 } from './binary';
 import { decodeFax } from './ccitt';
 import { type Bitmap, decodeGeneric, decodeRefinement, newBitmap } from './jbig2Regions';
 import { decodeSymbolDictionary, decodeTextRegion } from './jbig2Symbols';
@@ -43,9 +44,6 @@ const fail = (why: string): never => {
   throw new Jbig2Error(why);
 };
 
-const u32 = (d: Uint8Array, i: number) => ((d[i] << 24) | (d[i + 1] << 16) | (d[i + 2] << 8) | d[i + 3]) >>> 0;
-const i8 = (v: number) => (v << 24) >> 24;
-
 /** The segments of an embedded stream (T.88 7.2: sequential organisation, no file header), in order. */
 function segmentsOf(d: Uint8Array): Segment[] {
   const out: Segment[] = [];
@@ -69,7 +67,7 @@ function segmentsOf(d: Uint8Array): Segment[] {
     const size = number <= 256 ? 1 : number <= 65536 ? 2 : 4;
     if (i + count * size + ((flags & 64) !== 0 ? 4 : 1) + 4 > d.length) break;
     const refers: number[] = [];
-    for (let k = 0; k < count; k++, i += size) refers.push(size === 1 ? d[i] : size === 2 ? (d[i] << 8) | d[i + 1] : u32(d, i));
+    for (let k = 0; k < count; k++, i += size) refers.push(size === 1 ? d[i] : size === 2 ? u16(d, i) : u32(d, i));
     i += (flags & 64) !== 0 ? 4 : 1;
     let length = u32(d, i);
     i += 4;
@@ -135,7 +133,7 @@ function genericRegion(s: Segment, info: RegionInfo, pagePixels: number, outOfTi
   if (!mmr) {
     const n = template === 0 ? 4 : 1;
     if (i + 2 * n > d.length) fail('a generic region shorter than its flags');
-    for (let k = 0; k < n; k++, i += 2) at.push({ x: i8(d[i]), y: i8(d[i + 1]) });
+    for (let k = 0; k < n; k++, i += 2) at.push({ x: s8(d[i]), y: s8(d[i + 1]) });
   }
   let height = info.height;
   // a region of unknown length ends with its row count, which is its height
@@ -165,7 +163,7 @@ function refinementRegion(s: Segment, info: RegionInfo, page: Bitmap, regions: M
   const at: { x: number; y: number }[] = [];
   if (template === 0) {
     if (i + 4 > d.length) fail('a refinement region shorter than its flags');
-    for (let k = 0; k < 2; k++, i += 2) at.push({ x: i8(d[i]), y: i8(d[i + 1]) });
+    for (let k = 0; k < 2; k++, i += 2) at.push({ x: s8(d[i]), y: s8(d[i + 1]) });
   }
   let reference = s.refers.map((n) => regions.get(n)).find((r) => r !== undefined);
   if (!reference) {

@@ -17,6 +17,7 @@
  * capped before anything is decoded, every decoded or allocated pixel is charged to a budget, drawing is charged to
  * another, and the caller's clock is consulted every few dozen symbols or instances. Failures are error strings.
  */
+import { s8, u32 } from './binary';
 import { MqDecoder } from './mq';
 import { type Bitmap, decodeGeneric, decodeRefinement, IdDecoder, IntDecoder, newBitmap } from './jbig2Regions';
 
@@ -110,9 +111,6 @@ function codeLength(n: number): number {
   while (2 ** len < n) len++;
   return len;
 }
-
-const u32 = (d: Uint8Array, p: number) => ((d[p] << 24) | (d[p + 1] << 16) | (d[p + 2] << 8) | d[p + 3]) >>> 0;
-const s8 = (b: number) => (b << 24) >> 24;
 
 /** Reads `count` AT pixels (signed byte x, signed byte y) at `pos`. */
 function atPixels(d: Uint8Array, pos: number, count: number): { x: number; y: number }[] {

@@ -16,6 +16,7 @@
  * `jpxWorkBytes`); packet parsing never passes its tile's data; tier 1 is bounded per code-block; the clock is read per
  * packet and per code-block. Pure: no Node, no DOM.
  */
+import { u16, u32 } from './binary';
 import type { GrayImage } from './jpeg';
 import { type CodeBlockStyle, decodeCodeBlockScaled, type JpxBand } from './jpxBlock';
 import { luma } from './pixels';
@@ -111,9 +112,6 @@ interface TilePart {
 }
 
 // ---- boxes and markers ------------------------------------------------------------------------------------------
-
-const u16 = (d: Uint8Array, i: number) => (d[i] << 8) | d[i + 1];
-const u32 = (d: Uint8Array, i: number) => ((d[i] << 24) | (d[i + 1] << 16) | (d[i + 2] << 8) | d[i + 3]) >>> 0;
 
 /** The codestream: the data itself when it begins with SOC, else the JP2 file's contiguous codestream box */
 function codestreamOf(d: Uint8Array): Uint8Array {
