@@ -4,12 +4,13 @@
 // refused. Streams are built by scripts/jbig2-segments.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeJbig2 } from '../src/analyzer/layerQuality/jbig2';
+import { decodeJbig2, decodeJbig2Globals } from '../src/analyzer/layerQuality/jbig2';
 import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { analyzePdfSync } from '../src/analyzer/index';
 import { prng } from '../scripts/fuzz';
 import { MqEncoder, encodeRefinement } from '../scripts/jbig2-encoder';
 import { genericRegionData, mmrRegionData, pageInfo, regionInfo, segment, unknownLengthData } from '../scripts/jbig2-segments';
+import { encodeSymbolDictionary, encodeTextRegion } from '../scripts/jbig2-symbol-encoder';
 import { printInk, printScanPdf } from './pdf-helpers';
 
 const never = () => false;
@@ -34,7 +35,9 @@ function print(width: number, height: number, seed = 0): Bitmap {
 
 const stream = (...segs: number[][]) => new Uint8Array(segs.flat());
 const decode = (data: Uint8Array, w: number, h: number, globals?: Uint8Array) => {
-  const r = decodeJbig2(data, globals, w, h, 4 * w * h, never);
+  const g = globals ? decodeJbig2Globals(globals, w, h, 4 * w * h, never) : undefined;
+  assert.ok(!g || g.ok, g && !g.ok ? g.error : '');
+  const r = decodeJbig2(data, g?.ok ? g.globals : undefined, w, h, 4 * w * h, never);
   assert.ok(r.ok, r.ok ? '' : r.error);
   return r.page;
 };
@@ -101,6 +104,92 @@ test('a refinement region refines the intermediate region it refers to, or the p
     viaRegion.data.reduce((s, v) => s + v, 0),
     fine.data.reduce((s, v) => s + v, 0),
   );
+});
+
+/** the shared-glyph pages' size (at least 32 pixels a side, so that the score takes them for scans) */
+const GW = 64;
+const GH = 40;
+
+/** three glyphs, a global dictionary of them (segment 0, page 0), and a page whose text region places them */
+function sharedGlyphs(): { globals: Uint8Array; page: (x: number) => Uint8Array; glyphs: Bitmap[] } {
+  const glyphs = [print(5, 7), print(3, 7, 1), print(6, 4, 2)];
+  const dict = encodeSymbolDictionary({
+    input: [],
+    classes: [
+      { height: 4, symbols: [{ bitmap: glyphs[2] }] },
+      { height: 7, symbols: [{ bitmap: glyphs[0] }, { bitmap: glyphs[1] }] },
+    ],
+    exported: [true, true, true],
+  });
+  const order = dict.newSymbols;
+  const globals = stream(segment(0, 0, dict.data, [], { page: 0 }));
+  // each page places the three glyphs on a line at x, in the dictionary's order (its symbols' ids)
+  const page = (x: number) => {
+    const instances = order.map((_, id) => ({ id, x: x + 8 * id, y: 2 }));
+    const region = encodeTextRegion({ symbols: order, strips: [{ t: 2, instances }] });
+    return stream(segment(1, 48, pageInfo(GW, GH)), segment(2, 6, [...regionInfo(GW, GH, 0, 0, 0), ...region], [0]), segment(3, 49, []));
+  };
+  return { globals, page, glyphs: order };
+}
+
+test('a text region places the symbols of a dictionary in the globals, decoded once for the pages that share it', () => {
+  const { globals, page, glyphs } = sharedGlyphs();
+  const g = decodeJbig2Globals(globals, GW, GH, 4 * GW * GH, never);
+  assert.ok(g.ok, g.ok ? '' : g.error);
+  assert.equal(
+    g.globals.pixels,
+    glyphs.reduce((n, b) => n + b.width * b.height, 0),
+  );
+  // one decoded globals, two pages
+  for (const x of [1, 9]) {
+    const r = decodeJbig2(page(x), g.globals, GW, GH, 4 * GW * GH, never);
+    assert.ok(r.ok, r.ok ? '' : r.error);
+    const want = new Uint8Array(GW * GH);
+    glyphs.forEach((b, id) => {
+      for (let y = 0; y < b.height; y++) for (let c = 0; c < b.width; c++) want[(2 + y) * GW + x + 8 * id + c] |= b.data[y * b.width + c];
+    });
+    assert.deepEqual([...r.page.data], [...want], `page at ${x}`);
+  }
+  // without its globals the region has no symbols to place
+  assert.ok(!decodeJbig2(page(1), undefined, GW, GH, 4 * GW * GH, never).ok);
+  // the globals' symbols count against what a page may keep
+  assert.match((decodeJbig2(page(1), g.globals, GW, GH, 10, never) as { error: string }).error, /larger than the memory allowed/);
+});
+
+test('two pages whose JBIG2 scans share one /JBIG2Globals are both read', () => {
+  const { globals, page } = sharedGlyphs();
+  const pages = [page(1), page(9)];
+  const text = 'BT 3 Tr /F1 10 Tf 72 700 Td (sample words written over the scan in a line here) Tj ET';
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
+    ...[0, 1].map(
+      (i) =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 ${7 + i} 0 R >> /Font << /F1 10 0 R >> >> /Contents ${5 + i} 0 R >>`,
+    ),
+    ...[0, 1].map(() => `<< /Length ${text.length + 31} >>\nstream\nq 612 0 0 792 0 0 cm /Im1 Do Q ${text}\nendstream`),
+    ...pages.map(
+      (p) =>
+        `<< /Type /XObject /Subtype /Image /Width ${GW} /Height ${GH} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode /DecodeParms << /JBIG2Globals 9 0 R >> /Length ${p.length} >>\nstream\n${Buffer.from(p).toString('latin1')}\nendstream`,
+    ),
+    `<< /Length ${globals.length} >>\nstream\n${Buffer.from(globals).toString('latin1')}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.7\n';
+  const offsets = objs.map((o, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const report = analyzePdfSync(new Uint8Array(Buffer.from(out, 'latin1')), { layerQuality: true });
+  assert.equal(report.pages.length, 2);
+  for (const p of report.pages) {
+    assert.equal(p.route, 'ocr-layer', JSON.stringify(p.reasons));
+    assert.equal(p.evidence.layerQuality!.signals.image, undefined, JSON.stringify(p.evidence.layerQuality!.signals));
+  }
 });
 
 test('what is not read is named; damaged, truncated and hostile streams are an error, never a throw', () => {

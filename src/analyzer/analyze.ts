@@ -8,7 +8,7 @@ import { scanPage, ScanContext, type PageScan, type ScanImage } from './content'
 import { layerQuality, type ScanInput } from './layerQuality/index';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
-import { decodeJbig2, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
+import { decodeJbig2, decodeJbig2Globals, type Jbig2Globals, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
 import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
@@ -373,13 +373,12 @@ function readJbig2(im: ScanImage, layout: SampleLayout, doc: OpenedDocument, bud
   const all = r.resolve(d.get('DecodeParms') ?? d.get('DP'));
   const parms = r.resolve(Array.isArray(all) ? all[Array.isArray(filters) ? filters.length - 1 : 0] : all);
   const g = parms instanceof PdfDict ? r.resolve(parms.get('JBIG2Globals')) : undefined;
-  const globals = g instanceof PdfStream ? r.decodeStream(g, opts.maxStreamBytes) : undefined;
-  if (globals && (globals.error || globals.outOfTime))
-    return globals.outOfTime ? 'out of time' : `its globals are damaged (${String(globals.error).slice(0, 80)})`;
+  const globals = g instanceof PdfStream ? jbig2GlobalsOf(g, w, h, doc, budget, opts) : undefined;
+  if (typeof globals === 'string') return globals;
   const rowBytes = (w + 7) >> 3;
-  const work = jbig2WorkBytes(w, h) + rowBytes * h + dec.data.length + (globals?.data.length ?? 0);
+  const work = jbig2WorkBytes(w, h) + rowBytes * h + dec.data.length;
   if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
-  const out = decodeJbig2(dec.data, globals?.data, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
+  const out = decodeJbig2(dec.data, globals, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
   if (!out.ok) {
     budget.release(work);
     return out.outOfTime ? 'out of time' : `its data is damaged (${out.error.slice(0, 80)})`;
@@ -392,6 +391,50 @@ function readJbig2(im: ScanImage, layout: SampleLayout, doc: OpenedDocument, bud
   budget.release(work - bytes);
   const [zero, one] = layout.inverted ? [0, 255] : [255, 0];
   return { pixels: { width: w, height: h, bits, zero, one }, bytes };
+}
+
+/** decoded /JBIG2Globals kept per document (its budget) for its other pages, charged while kept; a few at most */
+interface KeptGlobals {
+  globals: Jbig2Globals;
+  width: number;
+  height: number;
+}
+const jbig2GlobalsCache = new WeakMap<Budget, Map<PdfStream, KeptGlobals>>();
+const JBIG2_GLOBALS_KEPT = 4;
+
+/**
+ * A /JBIG2Globals stream's symbol dictionaries, decoded once for the pages of one size that share them (a book's pages
+ * share one dictionary of its glyphs: decoding it again took a third to half of each page's time), or why not.
+ */
+function jbig2GlobalsOf(g: PdfStream, w: number, h: number, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): Jbig2Globals | string {
+  let cache = jbig2GlobalsCache.get(budget);
+  const hit = cache?.get(g);
+  if (hit && hit.width === w && hit.height === h) return hit.globals;
+  if (hit) {
+    // decoded for pages of another size (whose caps they had): decoded again for these
+    budget.release(hit.globals.pixels);
+    cache!.delete(g);
+  }
+  const dec = doc.xref.decodeStream(g, opts.maxStreamBytes);
+  if (dec.outOfTime) return 'out of time';
+  if (dec.error) return `its globals are damaged (${dec.error.slice(0, 80)})`;
+  // while they decode: their symbols (at most what a page may keep) and a segment's work, as for a page
+  const work = jbig2WorkBytes(w, h) + dec.data.length;
+  if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
+  const out = decodeJbig2Globals(dec.data, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'));
+  budget.release(work);
+  if (!out.ok) return out.outOfTime ? 'out of time' : `its globals are damaged (${out.error.slice(0, 80)})`;
+  // kept while the document is read when the budget holds their symbols (a byte a pixel); else decoded again next time
+  if (budget.tryCharge(out.globals.pixels, 'decode')) {
+    if (!cache) jbig2GlobalsCache.set(budget, (cache = new Map<PdfStream, KeptGlobals>()));
+    if (cache.size >= JBIG2_GLOBALS_KEPT) {
+      const [oldest, kept] = cache.entries().next().value!;
+      budget.release(kept.globals.pixels);
+      cache.delete(oldest);
+    }
+    cache.set(g, { globals: out.globals, width: w, height: h });
+  }
+  return out.globals;
 }
 
 /** a JPEG 2000 scan is read at half its resolution (or a quarter) while that keeps at least this many dots an inch */

@@ -180,13 +180,63 @@ function refinementRegion(s: Segment, info: RegionInfo, page: Bitmap, regions: M
 }
 
 /**
- * The page of an embedded JBIG2 stream (with its globals' segments first), or why it could not be read. `width` and
- * `height` are the image's, which the page information segment must match; `maxHeldPixels` bounds the pixels of the
- * bitmaps segments keep for later ones. `outOfTime` is read by the arithmetic decoding, `deadline` by the MMR one.
+ * A /JBIG2Globals stream's symbol dictionaries, decoded once for every page that shares them (a book's pages share one
+ * dictionary of its glyphs), with the pixels they hold.
+ */
+export interface Jbig2Globals {
+  dictionaries: ReadonlyMap<number, Bitmap[]>;
+  pixels: number;
+}
+
+const caught = (e: unknown): { ok: false; error: string; outOfTime?: boolean } => {
+  const why = e instanceof Jbig2Error ? e.message : `an internal error (${String(e).slice(0, 80)})`;
+  // the regions' and symbols' decoders say so in their own words ("JBIG2 refinement region: out of time")
+  return { ok: false, error: why, ...(why.endsWith(TIME) ? { outOfTime: true } : {}) };
+};
+
+/** The symbol dictionaries of a globals stream, for pages of `width` × `height` (their caps are the page's), or why not. */
+export function decodeJbig2Globals(
+  globals: Uint8Array,
+  width: number,
+  height: number,
+  maxHeldPixels: number,
+  outOfTime: () => boolean,
+): { ok: true; globals: Jbig2Globals } | { ok: false; error: string; outOfTime?: boolean } {
+  try {
+    const dictionaries = new Map<number, Bitmap[]>();
+    let pixels = 0;
+    for (const s of segmentsOf(globals)) {
+      if (outOfTime()) fail(TIME);
+      // globals hold dictionaries (and tables, which only Huffman coding reads); a region there belongs to no page
+      if (s.type !== 0) continue;
+      const symbols = dictionary(s, dictionaries, width, height, outOfTime);
+      pixels += symbols.reduce((a, b) => a + b.width * b.height, 0);
+      if (pixels > maxHeldPixels) fail('its symbols are larger than the memory allowed');
+      dictionaries.set(s.number, symbols);
+    }
+    return { ok: true, globals: { dictionaries, pixels } };
+  } catch (e) {
+    return caught(e);
+  }
+}
+
+/** a symbol dictionary segment's exported symbols, its input the dictionaries it refers to */
+function dictionary(s: Segment, dictionaries: ReadonlyMap<number, Bitmap[]>, width: number, height: number, outOfTime: () => boolean): Bitmap[] {
+  const input = s.refers.flatMap((n) => dictionaries.get(n) ?? []);
+  // a dictionary holds at most four pages' worth of symbols (a book's shared dictionary outgrows one page)
+  const symbols = decodeSymbolDictionary(s.data, input, outOfTime, SEGMENT_PAGES * width * height);
+  return typeof symbols === 'string' ? fail(symbols) : symbols;
+}
+
+/**
+ * The page of an embedded JBIG2 stream (after its globals' dictionaries, decoded by decodeJbig2Globals), or why it
+ * could not be read. `width` and `height` are the image's, which the page information segment must match;
+ * `maxHeldPixels` bounds the pixels of the bitmaps segments keep for later ones, the globals' included. `outOfTime` is
+ * read by the arithmetic decoding, `deadline` by the MMR one.
  */
 export function decodeJbig2(
   data: Uint8Array,
-  globals: Uint8Array | undefined,
+  globals: Jbig2Globals | undefined,
   width: number,
   height: number,
   maxHeldPixels: number,
@@ -196,29 +246,28 @@ export function decodeJbig2(
   try {
     return { ok: true, page: decode(data, globals, width, height, maxHeldPixels, outOfTime, deadline) };
   } catch (e) {
-    const why = e instanceof Jbig2Error ? e.message : `an internal error (${String(e).slice(0, 80)})`;
-    // the regions' and symbols' decoders say so in their own words ("JBIG2 refinement region: out of time")
-    return { ok: false, error: why, ...(why.endsWith(TIME) ? { outOfTime: true } : {}) };
+    return caught(e);
   }
 }
 
 function decode(
   data: Uint8Array,
-  globals: Uint8Array | undefined,
+  globals: Jbig2Globals | undefined,
   width: number,
   height: number,
   maxHeld: number,
   outOfTime: () => boolean,
   deadline: number,
 ): Bitmap {
-  const segments = [...(globals ? segmentsOf(globals) : []), ...segmentsOf(data)];
-  const dictionaries = new Map<number, Bitmap[]>();
+  const segments = segmentsOf(data);
+  const dictionaries = new Map<number, Bitmap[]>(globals?.dictionaries);
   const regions = new Map<number, Bitmap>();
   let held = 0;
   const keep = (pixels: number) => {
     held += pixels;
     if (held > maxHeld) fail('its symbols and regions are larger than the memory allowed');
   };
+  keep(globals?.pixels ?? 0);
   let page: Bitmap | undefined;
   // the page is the image's size from its information segment on (a striped page of unknown height too), and every
   // region lies in it
@@ -241,12 +290,9 @@ function decode(
         break;
       }
       case 0: {
-        const input = s.refers.flatMap((n) => dictionaries.get(n) ?? []);
-        // a dictionary holds at most four pages' worth of symbols (a book's shared dictionary outgrows one page)
-        const symbols = decodeSymbolDictionary(d, input, outOfTime, SEGMENT_PAGES * width * height);
-        if (typeof symbols === 'string') fail(symbols);
-        keep((symbols as Bitmap[]).reduce((a, b) => a + b.width * b.height, 0));
-        dictionaries.set(s.number, symbols as Bitmap[]);
+        const symbols = dictionary(s, dictionaries, width, height, outOfTime);
+        keep(symbols.reduce((a, b) => a + b.width * b.height, 0));
+        dictionaries.set(s.number, symbols);
         break;
       }
       case 6:
