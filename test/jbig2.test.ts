@@ -11,7 +11,7 @@ import { prng } from '../scripts/fuzz';
 import { MqEncoder, encodeRefinement } from '../scripts/jbig2-encoder';
 import { genericRegionData, mmrRegionData, pageInfo, regionInfo, segment, unknownLengthData } from '../scripts/jbig2-segments';
 import { encodeSymbolDictionary, encodeTextRegion } from '../scripts/jbig2-symbol-encoder';
-import { printInk, printScanPdf } from './pdf-helpers';
+import { pdfOf, printInk, printScanPdf } from './pdf-helpers';
 
 const never = () => false;
 const T0 = {
@@ -175,16 +175,7 @@ test('two pages whose JBIG2 scans share one /JBIG2Globals are both read', () => 
     `<< /Length ${globals.length} >>\nstream\n${Buffer.from(globals).toString('latin1')}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
-  let out = '%PDF-1.7\n';
-  const offsets = objs.map((o, i) => {
-    const at = out.length;
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-    return at;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  const report = analyzePdfSync(new Uint8Array(Buffer.from(out, 'latin1')), { layerQuality: true });
+  const report = analyzePdfSync(pdfOf(objs), { layerQuality: true });
   assert.equal(report.pages.length, 2);
   for (const p of report.pages) {
     assert.equal(p.route, 'ocr-layer', JSON.stringify(p.reasons));

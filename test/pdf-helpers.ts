@@ -9,6 +9,11 @@ export function makePdf(content: string, resources: string, extraObjects: string
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     ...extraObjects,
   ];
+  return pdfOf(objs);
+}
+
+/** A PDF of these objects (object i + 1 is objs[i]; object 1 the catalog), the xref offsets computed. */
+export function pdfOf(objs: string[]): Uint8Array {
   let out = '%PDF-1.7\n';
   const offsets: number[] = [];
   objs.forEach((o, i) => {
