@@ -222,11 +222,13 @@ function scanOf(
     }
     // a tiny image stretched over the page (a background colour) is no scan
     if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
-    const fax = im.filter !== undefined && stopFilterName(im.filter) === 'CCITTFaxDecode';
+    // the image filter its chain stops at, if any
+    const stop = im.filter === undefined ? undefined : stopFilterName(im.filter);
+    const fax = stop === 'CCITTFaxDecode';
     // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
     const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
-    const jbig2 = im.filter !== undefined && stopFilterName(im.filter) === 'JBIG2Decode';
-    const jpx = im.filter !== undefined && stopFilterName(im.filter) === 'JPXDecode';
+    const jbig2 = stop === 'JBIG2Decode';
+    const jpx = stop === 'JPXDecode';
     const layout = samples || jbig2 ? sampleLayout(im.stream.dict, doc) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
@@ -322,27 +324,34 @@ function readSamples(
   return dec.outOfTime || faxed?.outOfTime ? 'out of time' : why ? `its data is damaged (${why.slice(0, 80)})` : 'its data ends early';
 }
 
+/** an image's coded data: its stream decoded up to its image filter `stop` (earlier filters undone), or why not */
+function codedData(im: ScanImage, stop: string, doc: OpenedDocument, opts: AnalyzerOptions): Uint8Array | string {
+  const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+  if (dec.outOfTime) return 'out of time';
+  if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
+  if (dec.stoppedAt !== stop) return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  return dec.data;
+}
+
 /**
  * A JPEG 2000 image decoded to gray (layerQuality/jpx.ts), at the resolution the score needs: halved (a wavelet level
  * not synthesised, its code-blocks not decoded) while that keeps JPX_MIN_DPI or more, since the letter shapes read a
  * 300 dpi scan at half its size anyway; with the bytes that stay charged for it, or why it could not be read.
  */
 function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | string {
-  const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
-  if (dec.outOfTime) return 'out of time';
-  if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
-  if (dec.stoppedAt !== 'JPXDecode') return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  const data = codedData(im, 'JPXDecode', doc, opts);
+  if (typeof data === 'string') return data;
   // the codestream is charged while it is read when earlier filters made it (else it is the file's own bytes)
-  const coded = dec.data.buffer !== im.stream.raw.buffer ? dec.data.length : 0;
-  const header = readJpxHeader(dec.data);
+  const coded = data.buffer !== im.stream.raw.buffer ? data.length : 0;
+  const header = readJpxHeader(data);
   if ('error' in header) return `its data is damaged (${header.error.slice(0, 80)})`;
   if (header.width !== im.width || header.height !== im.height || im.width * im.height > opts.maxScanPixels)
     return 'larger than maxScanPixels, or its size unclear';
   const dpi = 72 * Math.min(im.width / Math.hypot(im.ctm[0], im.ctm[1]), im.height / Math.hypot(im.ctm[2], im.ctm[3])) || 0;
   const reduce = Math.min(header.levels, dpi >= 4 * JPX_MIN_DPI ? 2 : dpi >= 2 * JPX_MIN_DPI ? 1 : 0);
-  const work = jpxWorkBytes(header, reduce, dec.data.length) + coded;
+  const work = jpxWorkBytes(header, reduce, data.length) + coded;
   if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
-  const out = decodeJpx(dec.data, reduce, opts.maxScanPixels, () => budget.outOfTime('decode'));
+  const out = decodeJpx(data, reduce, opts.maxScanPixels, () => budget.outOfTime('decode'));
   if (!out.ok) {
     budget.release(work);
     return out.outOfTime ? 'out of time' : `its data is damaged (${out.error.slice(0, 80)})`;
@@ -363,10 +372,8 @@ function readJpx(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: Analy
 function readJbig2(im: ScanImage, layout: SampleLayout, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | string {
   const { width: w, height: h } = layout;
   if (w !== im.width || h !== im.height || w * h > opts.maxScanPixels) return 'larger than maxScanPixels, or its size unclear';
-  const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
-  if (dec.outOfTime) return 'out of time';
-  if (dec.error) return `its data is damaged (${dec.error.slice(0, 80)})`;
-  if (dec.stoppedAt !== 'JBIG2Decode') return `its filters stop at ${String(dec.stoppedAt ?? 'their end').slice(0, 40)}, before its data`;
+  const data = codedData(im, 'JBIG2Decode', doc, opts);
+  if (typeof data === 'string') return data;
   const r = doc.xref;
   const d = im.stream.dict;
   const filters = r.resolve(d.get('Filter') ?? d.get('F'));
@@ -376,9 +383,9 @@ function readJbig2(im: ScanImage, layout: SampleLayout, doc: OpenedDocument, bud
   const globals = g instanceof PdfStream ? jbig2GlobalsOf(g, w, h, doc, budget, opts) : undefined;
   if (typeof globals === 'string') return globals;
   const rowBytes = (w + 7) >> 3;
-  const work = jbig2WorkBytes(w, h) + rowBytes * h + dec.data.length;
+  const work = jbig2WorkBytes(w, h) + rowBytes * h + data.length;
   if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
-  const out = decodeJbig2(dec.data, globals, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
+  const out = decodeJbig2(data, globals, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
   if (!out.ok) {
     budget.release(work);
     return out.outOfTime ? 'out of time' : `its data is damaged (${out.error.slice(0, 80)})`;
