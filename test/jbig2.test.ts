@@ -191,7 +191,7 @@ test('what is not read is named; damaged, truncated and hostile streams are an e
   const page = segment(0, 48, pageInfo(40, 30));
   assert.match(why(stream(page, segment(1, 16, [1, 2, 3]))), /halftone region or pattern dictionary/);
   assert.match(why(stream(page, segment(1, 4, regionInfo(4, 4, 0, 0)))), /intermediate text region/);
-  assert.match(why(stream(page, segment(1, 0, [0, 1, 0, 0]))), /Huffman-coded symbol dictionaries/);
+  assert.match(why(stream(page, segment(1, 0, [0, 1, 0, 0]))), /symbol dictionary: segment too short/);
   assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 35, 0, 0, T0)))), /read/);
   assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 45, 0, 0, T0)))), /outside the page/);
   assert.match(why(stream(segment(0, 48, pageInfo(41, 30)))), /a page of 41 × 30 for an image of 40 × 30/);

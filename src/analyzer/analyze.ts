@@ -428,7 +428,7 @@ function jbig2GlobalsOf(g: PdfStream, w: number, h: number, doc: OpenedDocument,
   // while they decode: their symbols (at most what a page may keep) and a segment's work, as for a page
   const work = jbig2WorkBytes(w, h) + dec.data.length;
   if (!budget.tryCharge(work, 'decode')) return 'it does not fit the memory budget';
-  const out = decodeJbig2Globals(dec.data, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'));
+  const out = decodeJbig2Globals(dec.data, w, h, jbig2HeldPixels(w, h), () => budget.outOfTime('decode'), budget.deadline);
   budget.release(work);
   if (!out.ok) return out.outOfTime ? 'out of time' : `its globals are damaged (${out.error.slice(0, 80)})`;
   // kept while the document is read when the budget holds their symbols (a byte a pixel); else decoded again next time

@@ -2,10 +2,11 @@
  * JBIG2Decode (ITU-T T.88) for the layer-quality score's scan: the segments of a PDF's embedded stream (and of its
  * /JBIG2Globals), composed into the page: generic regions (arithmetic in jbig2Regions.ts, MMR through the Group 4
  * decoder of ccitt.ts), refinement regions, and symbol dictionaries with the text regions that place their symbols
- * (jbig2Symbols.ts), as OCRmyPDF (jbig2enc) and book scanners store bilevel scans.
+ * (jbig2Symbols.ts), arithmetic- or Huffman-coded with the tables segments they refer to (jbig2Huffman.ts), as OCRmyPDF
+ * (jbig2enc) and book scanners store bilevel scans.
  *
- * Written from the recommendation. Not read (an error says which): Huffman-coded dictionaries and text regions,
- * pattern dictionaries and halftone regions, and intermediate text regions.
+ * Written from the recommendation. Not read (an error says which): pattern dictionaries and halftone regions, and
+ * intermediate text regions.
  *
  * Bounded: the page is at most the caller's pixel limit; a region at most the page's pixels, what one segment decodes
  * four pages' worth; the bitmaps segments keep (dictionaries' symbols, intermediate regions) are counted against
@@ -13,8 +14,8 @@
  * decoding procedure. Pure: no Node, no DOM.
  */
 import { s8, u16, u32 } from './binary';
-import { decodeFax } from './ccitt';
-import { type Bitmap, decodeGeneric, decodeRefinement, newBitmap } from './jbig2Regions';
+import { type Bitmap, decodeGeneric, decodeMmr, decodeRefinement, newBitmap } from './jbig2Regions';
+import { decodeTableSegment, HuffmanError, type HuffmanTable } from './jbig2Huffman';
 import { decodeSymbolDictionary, decodeTextRegion } from './jbig2Symbols';
 import { MqDecoder } from './mq';
 
@@ -37,6 +38,8 @@ interface Segment {
   refers: number[];
   /** the segment's data, as far as the stream holds it */
   data: Uint8Array;
+  /** an immediate generic region of unknown length: the row count its data ends with, its real height (7.4.6.4) */
+  rows?: number;
 }
 
 class Jbig2Error extends Error {}
@@ -71,6 +74,7 @@ function segmentsOf(d: Uint8Array): Segment[] {
     i += (flags & 64) !== 0 ? 4 : 1;
     let length = u32(d, i);
     i += 4;
+    let rows: number | undefined;
     if (length === 0xffffffff) {
       // an immediate generic region of unknown length (7.2.7): its data ends at a marker and a row count
       if (type !== 38 && type !== 39) fail('a segment of unknown length that is not a generic region');
@@ -79,8 +83,9 @@ function segmentsOf(d: Uint8Array): Segment[] {
       for (; j + 1 < d.length; j++) if (mmr ? d[j] === 0 && d[j + 1] === 0 : d[j] === 0xff && d[j + 1] === 0xac) break;
       if (j + 6 > d.length) fail('a generic region of unknown length without its end marker');
       length = j + 6 - i;
+      rows = u32(d, j + 2);
     }
-    out.push({ number, type, refers, data: d.subarray(i, Math.min(d.length, i + length)) });
+    out.push({ number, type, refers, data: d.subarray(i, Math.min(d.length, i + length)), ...(rows !== undefined ? { rows } : {}) });
     i += length;
     if (type === 51) break;
   }
@@ -135,20 +140,11 @@ function genericRegion(s: Segment, info: RegionInfo, pagePixels: number, outOfTi
     if (i + 2 * n > d.length) fail('a generic region shorter than its flags');
     for (let k = 0; k < n; k++, i += 2) at.push({ x: s8(d[i]), y: s8(d[i + 1]) });
   }
-  let height = info.height;
-  // a region of unknown length ends with its row count, which is its height
+  // a region of unknown length ends with its row count, which is its height (the declared one may be larger)
+  let height = s.rows ?? info.height;
   if (height === 0xffffffff && d.length >= 4) height = u32(d, d.length - 4);
   if (info.width * height > pagePixels) fail('a region larger than the page');
-  if (mmr) {
-    const fax = decodeFax(d.subarray(i), { k: -1, columns: info.width, rows: height, byteAlign: false, blackIs1: true }, deadline);
-    if (fax.outOfTime) fail(TIME);
-    if (fax.rows !== height) fail(`its MMR data ends early (${fax.error ?? `${fax.rows} of ${height} rows`})`);
-    const out = newBitmap(info.width, height);
-    const rowBytes = (info.width + 7) >> 3;
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < info.width; x++) out.data[y * info.width + x] = (fax.data[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1;
-    return out;
-  }
+  if (mmr) return text(decodeMmr(d.subarray(i), info.width, height, deadline));
   const mq = new MqDecoder(d, i, d.length);
   return text(decodeGeneric(mq, new Uint8Array(65536), { width: info.width, height, template, tpgdon, at }, outOfTime));
 }
@@ -185,11 +181,13 @@ function refinementRegion(s: Segment, info: RegionInfo, page: Bitmap, regions: M
  */
 export interface Jbig2Globals {
   dictionaries: ReadonlyMap<number, Bitmap[]>;
+  /** its tables segments' Huffman tables, which the page's segments may refer to */
+  tables: ReadonlyMap<number, HuffmanTable>;
   pixels: number;
 }
 
 const caught = (e: unknown): { ok: false; error: string; outOfTime?: boolean } => {
-  const why = e instanceof Jbig2Error ? e.message : `an internal error (${String(e).slice(0, 80)})`;
+  const why = e instanceof Jbig2Error || e instanceof HuffmanError ? e.message : `an internal error (${String(e).slice(0, 80)})`;
   // the regions' and symbols' decoders say so in their own words ("JBIG2 refinement region: out of time")
   return { ok: false, error: why, ...(why.endsWith(TIME) ? { outOfTime: true } : {}) };
 };
@@ -201,30 +199,48 @@ export function decodeJbig2Globals(
   height: number,
   maxHeldPixels: number,
   outOfTime: () => boolean,
+  deadline = Infinity,
 ): { ok: true; globals: Jbig2Globals } | { ok: false; error: string; outOfTime?: boolean } {
   try {
     const dictionaries = new Map<number, Bitmap[]>();
+    const tables = new Map<number, HuffmanTable>();
     let pixels = 0;
     for (const s of segmentsOf(globals)) {
       if (outOfTime()) fail(TIME);
-      // globals hold dictionaries (and tables, which only Huffman coding reads); a region there belongs to no page
+      // globals hold dictionaries and tables; a region there belongs to no page
+      if (s.type === 53) tables.set(s.number, decodeTableSegment(s.data));
       if (s.type !== 0) continue;
-      const symbols = dictionary(s, dictionaries, width, height, outOfTime);
+      const symbols = dictionary(s, dictionaries, tables, width, height, outOfTime, deadline);
       pixels += symbols.reduce((a, b) => a + b.width * b.height, 0);
       if (pixels > maxHeldPixels) fail('its symbols are larger than the memory allowed');
       dictionaries.set(s.number, symbols);
     }
-    return { ok: true, globals: { dictionaries, pixels } };
+    return { ok: true, globals: { dictionaries, tables, pixels } };
   } catch (e) {
     return caught(e);
   }
 }
 
+/** the Huffman tables of the tables segments `s` refers to, in order */
+const tablesOf = (s: Segment, tables: ReadonlyMap<number, HuffmanTable>): HuffmanTable[] =>
+  s.refers.flatMap((n) => {
+    const t = tables.get(n);
+    return t ? [t] : [];
+  });
+
 /** a symbol dictionary segment's exported symbols, its input the dictionaries it refers to */
-function dictionary(s: Segment, dictionaries: ReadonlyMap<number, Bitmap[]>, width: number, height: number, outOfTime: () => boolean): Bitmap[] {
+function dictionary(
+  s: Segment,
+  dictionaries: ReadonlyMap<number, Bitmap[]>,
+  tables: ReadonlyMap<number, HuffmanTable>,
+  width: number,
+  height: number,
+  outOfTime: () => boolean,
+  deadline: number,
+): Bitmap[] {
   const input = s.refers.flatMap((n) => dictionaries.get(n) ?? []);
   // a dictionary holds at most four pages' worth of symbols (a book's shared dictionary outgrows one page)
-  const symbols = decodeSymbolDictionary(s.data, input, outOfTime, SEGMENT_PAGES * width * height);
+  const symbols = decodeSymbolDictionary(s.data, input, outOfTime, SEGMENT_PAGES * width * height, tablesOf(s, tables), deadline);
   return typeof symbols === 'string' ? fail(symbols) : symbols;
 }
 
@@ -261,6 +277,7 @@ function decode(
 ): Bitmap {
   const segments = segmentsOf(data);
   const dictionaries = new Map<number, Bitmap[]>(globals?.dictionaries);
+  const tables = new Map<number, HuffmanTable>(globals?.tables);
   const regions = new Map<number, Bitmap>();
   let held = 0;
   const keep = (pixels: number) => {
@@ -290,7 +307,7 @@ function decode(
         break;
       }
       case 0: {
-        const symbols = dictionary(s, dictionaries, width, height, outOfTime);
+        const symbols = dictionary(s, dictionaries, tables, width, height, outOfTime, deadline);
         keep(symbols.reduce((a, b) => a + b.width * b.height, 0));
         dictionaries.set(s.number, symbols);
         break;
@@ -306,12 +323,18 @@ function decode(
         if (!page) fail('a region before the page information');
         const p = page!;
         const info = regionInfo(d);
-        const known = s.type === 38 || s.type === 39 ? { ...info, height: info.height === 0xffffffff ? 1 : info.height } : info;
+        const known =
+          s.rows !== undefined
+            ? { ...info, height: s.rows }
+            : s.type === 38 || s.type === 39
+              ? { ...info, height: info.height === 0xffffffff ? 1 : info.height }
+              : info;
         region(known, p);
         let bitmap: Bitmap;
         if (s.type === 6 || s.type === 7) {
           const symbols = s.refers.flatMap((n) => dictionaries.get(n) ?? []);
-          bitmap = text(decodeTextRegion(d.subarray(17), info.width, info.height, symbols, outOfTime, SEGMENT_PAGES * width * height));
+          const t = tablesOf(s, tables);
+          bitmap = text(decodeTextRegion(d.subarray(17), info.width, info.height, symbols, outOfTime, SEGMENT_PAGES * width * height, t));
         } else if (s.type === 36 || s.type === 38 || s.type === 39) bitmap = genericRegion(s, info, width * height, outOfTime, deadline);
         else bitmap = refinementRegion(s, info, p, regions, outOfTime);
         if (s.type === 36 || s.type === 40) {
@@ -332,11 +355,14 @@ function decode(
       case 23:
         fail('a halftone region or pattern dictionary');
         break;
+      case 53:
+        tables.set(s.number, decodeTableSegment(d));
+        break;
       case 49:
       case 51:
         return page ?? fail('no page information');
       default:
-        // end of stripe (50), profiles (52), tables (53: only Huffman coding reads them), extensions (62), others
+        // end of stripe (50), profiles (52), extensions (62), others
         break;
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The arithmetic-coded region procedures of ITU-T T.88 (JBIG2) that the symbol dictionary, text region and page
  * decoders build on: generic region decoding with MMR = 0 (6.2: templates 0–3, adaptive template pixels, typical
- * prediction TPGDON), generic refinement region decoding (6.3: templates 0 and 1, TPGRON), and the integer (IAx, Annex
+ * prediction TPGDON) and with MMR = 1 (through the Group 4 decoder of ccitt.ts), generic refinement region decoding (6.3: templates 0 and 1, TPGRON), and the integer (IAx, Annex
  * A.2) and symbol id (IAID, Annex A.3) decoding procedures. The MQ decoder itself is ./mq.ts, shared with JPEG 2000.
  *
  * Written from the recommendation. A context is the template's pixels read as a number, in the bit order the figures
@@ -18,6 +18,7 @@
  * Bounded: the caller's sizes are checked against a cap, every pixel costs at most one decision, garbage data only
  * yields garbage pixels (the MQ decoder feeds 1 bits past its end), and `outOfTime` is read every few rows.
  */
+import { decodeFax } from './ccitt';
 import { MqDecoder } from './mq';
 
 /** a bilevel bitmap, one byte a pixel (1 = black), row-major */
@@ -35,6 +36,22 @@ export function newBitmap(width: number, height: number): Bitmap {
 const MAX_PIXELS = 1 << 28;
 /** rows between reads of the caller's clock */
 const CLOCK_ROWS = 16;
+
+/**
+ * Generic region decoding with MMR = 1 (6.2.6): `data` is T.6 (Group 4) code of `width` × `height` pixels, black 1,
+ * without byte alignment; `deadline` is performance.now()'s. The bitmap, or why not.
+ */
+export function decodeMmr(data: Uint8Array, width: number, height: number, deadline: number): Bitmap | string {
+  if (width === 0 || height === 0) return newBitmap(width, height);
+  if (width * height > MAX_PIXELS) return `JBIG2 MMR region: ${width}×${height} pixels`;
+  const fax = decodeFax(data, { k: -1, columns: width, rows: height, byteAlign: false, blackIs1: true }, deadline);
+  if (fax.outOfTime) return 'JBIG2 MMR region: out of time';
+  if (fax.rows !== height) return `JBIG2 MMR region: its data ends early (${fax.error ?? `${fax.rows} of ${height} rows`})`;
+  const out = newBitmap(width, height);
+  const rowBytes = (width + 7) >> 3;
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out.data[y * width + x] = (fax.data[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1;
+  return out;
+}
 
 export interface GenericParams {
   width: number;
