@@ -106,6 +106,48 @@ test('a refinement region refines the intermediate region it refers to, or the p
   );
 });
 
+test('an intermediate text region is kept for the refinement that refers to it, not painted', () => {
+  const glyphs = [print(5, 7), print(3, 7, 1)];
+  const dict = encodeSymbolDictionary({ input: [], classes: [{ height: 7, symbols: glyphs.map((bitmap) => ({ bitmap })) }], exported: [true, true] });
+  const order = dict.newSymbols;
+  const instances = [
+    { id: 0, x: 1, y: 2 },
+    { id: 1, x: 9, y: 2 },
+    { id: 0, x: 14, y: 5 },
+  ];
+  const rough = newBitmap(24, 16);
+  for (const it of instances) {
+    const g = order[it.id];
+    for (let y = 0; y < g.height; y++) for (let x = 0; x < g.width; x++) rough.data[(it.y + y) * 24 + it.x + x] |= g.data[y * g.width + x];
+  }
+  const fine = { ...rough, data: rough.data.slice() };
+  for (const i of [7, 40, 100, 300]) fine.data[i] ^= 1;
+  const mq = new MqEncoder();
+  encodeRefinement(mq, new Uint8Array(8192), fine, { template: 1, reference: rough, dx: 0, dy: 0, tpgron: false, at: [] });
+  const text = encodeTextRegion({
+    symbols: order,
+    strips: [
+      { t: 2, instances: instances.slice(0, 2) },
+      { t: 5, instances: [instances[2]] },
+    ],
+  });
+  const page = decode(
+    stream(
+      segment(0, 48, pageInfo(30, 20)),
+      segment(1, 0, dict.data),
+      segment(2, 4, [...regionInfo(24, 16, 0, 0, 0), ...text], [1]),
+      segment(3, 42, [...regionInfo(24, 16, 3, 2, 4), 1, ...mq.flush()], [2]),
+    ),
+    30,
+    20,
+  );
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 24; x++) assert.equal(page.data[(y + 2) * 30 + x + 3], fine.data[y * 24 + x], `${x},${y}`);
+  assert.equal(
+    page.data.reduce((n, v) => n + v, 0),
+    fine.data.reduce((n, v) => n + v, 0),
+  );
+});
+
 /** the shared-glyph pages' size (at least 32 pixels a side, so that the score takes them for scans) */
 const GW = 64;
 const GH = 40;
@@ -190,7 +232,7 @@ test('what is not read is named; damaged, truncated and hostile streams are an e
   };
   const page = segment(0, 48, pageInfo(40, 30));
   assert.match(why(stream(page, segment(1, 16, [1, 2, 3]))), /halftone region or pattern dictionary/);
-  assert.match(why(stream(page, segment(1, 4, regionInfo(4, 4, 0, 0)))), /intermediate text region/);
+  assert.match(why(stream(page, segment(1, 4, regionInfo(4, 4, 0, 0)))), /text region: segment too short/);
   assert.match(why(stream(page, segment(1, 0, [0, 1, 0, 0]))), /symbol dictionary: segment too short/);
   assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 35, 0, 0, T0)))), /read/);
   assert.match(why(stream(page, segment(1, 38, genericRegionData(print(10, 10), 45, 0, 0, T0)))), /outside the page/);

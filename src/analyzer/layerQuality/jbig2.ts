@@ -5,8 +5,7 @@
  * (jbig2Symbols.ts), arithmetic- or Huffman-coded with the tables segments they refer to (jbig2Huffman.ts), as OCRmyPDF
  * (jbig2enc) and book scanners store bilevel scans.
  *
- * Written from the recommendation. Not read (an error says which): pattern dictionaries and halftone regions, and
- * intermediate text regions.
+ * Written from the recommendation. Not read (an error says which): pattern dictionaries and halftone regions.
  *
  * Bounded: the page is at most the caller's pixel limit; a region at most the page's pixels, what one segment decodes
  * four pages' worth; the bitmaps segments keep (dictionaries' symbols, intermediate regions) are counted against
@@ -312,6 +311,7 @@ function decode(
         dictionaries.set(s.number, symbols);
         break;
       }
+      case 4:
       case 6:
       case 7:
       case 38:
@@ -331,13 +331,13 @@ function decode(
               : info;
         region(known, p);
         let bitmap: Bitmap;
-        if (s.type === 6 || s.type === 7) {
+        if (s.type === 4 || s.type === 6 || s.type === 7) {
           const symbols = s.refers.flatMap((n) => dictionaries.get(n) ?? []);
           const t = tablesOf(s, tables);
           bitmap = text(decodeTextRegion(d.subarray(17), info.width, info.height, symbols, outOfTime, SEGMENT_PAGES * width * height, t));
         } else if (s.type === 36 || s.type === 38 || s.type === 39) bitmap = genericRegion(s, info, width * height, outOfTime, deadline);
         else bitmap = refinementRegion(s, info, p, regions, outOfTime);
-        if (s.type === 36 || s.type === 40) {
+        if (s.type === 4 || s.type === 36 || s.type === 40) {
           // intermediate: kept for a refinement that refers to it
           keep(bitmap.width * bitmap.height);
           regions.set(s.number, bitmap);
@@ -346,9 +346,6 @@ function decode(
         compose(p, bitmap, info.x, info.y, info.op);
         break;
       }
-      case 4:
-        fail('an intermediate text region');
-        break;
       case 16:
       case 20:
       case 22:
