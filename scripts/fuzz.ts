@@ -28,7 +28,7 @@ import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { boxReduce } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from './fax-encoder';
 import { encodeJpx } from './jpx-encoder';
-import { jbig2PageStream } from './jbig2-segments';
+import { jbig2HuffmanPageStream, jbig2PageStream } from './jbig2-segments';
 import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { palette16Of } from './ocr-split-recode';
 
@@ -909,7 +909,7 @@ export interface Seed {
 /**
  * The seed files: the project's fixtures and the hostile generators' files, with `corpus` the shared corpus too, and
  * with `scans` (the layer-quality runs) the extension's OCR-layer fixture as a third of the picks, its scan a baseline
- * JPEG, a Group 4, a palette, a JPEG 2000 or a JBIG2 image in turn (recodedScanSeeds): the scans the score's image evidence reads
+ * JPEG, a Group 4, a palette, a JPEG 2000 or a JBIG2 image (arithmetic or Huffman-coded) in turn (recodedScanSeeds): the scans the score's image evidence reads
  * (the other fixtures' scans are none of these under a layer).
  */
 export function loadSeeds(corpus = false, scans = false): Seed[] {
@@ -947,8 +947,8 @@ export function loadSeeds(corpus = false, scans = false): Seed[] {
 /**
  * The OCR-layer fixture with its JPEG scan (object 3) stored as the other scans the score decodes, at half its
  * resolution: Group 4 (CCITTFaxDecode), 4-bit indices under a 16-gray palette (FlateDecode, /Indexed), a lossless
- * JP2 file (JPXDecode, by the test-only scripts/jpx-encoder.ts) and a JBIG2 generic region (JBIG2Decode, by the
- * test-only scripts/jbig2-segments.ts). The file is rewritten around the new object, its xref
+ * JP2 file (JPXDecode, by the test-only scripts/jpx-encoder.ts), a JBIG2 generic region and the same page as
+ * Huffman-coded JBIG2 text (JBIG2Decode, by the test-only scripts/jbig2-segments.ts). The file is rewritten around the new object, its xref
  * offsets moved by the change in length. None when the fixture is not laid out as expected.
  */
 export function recodedScanSeeds(fixture: Seed): Seed[] {
@@ -975,6 +975,7 @@ export function recodedScanSeeds(fixture: Seed): Seed[] {
     ['palette16', `${head} /ColorSpace ${colorSpace} /BitsPerComponent 4 /Filter /FlateDecode`, deflateSync(indices)],
     ['jpx', `${head} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /JPXDecode`, encodeJpx(data, w, h, { jp2: true })],
     ['jbig2', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`, jbig2PageStream(bilevel(w, h, ink))],
+    ['jbig2huffman', `${head} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /JBIG2Decode`, jbig2HuffmanPageStream(bilevel(w, h, ink))],
   ];
   return recoded.map(([kind, dict, bytes]) => {
     const obj = `3 0 obj\n<< ${dict} /Length ${bytes.length} >>\nstream\n${Buffer.from(bytes).toString('latin1')}\nendstream\nendobj\n`;

@@ -1,11 +1,13 @@
 /**
  * Test-only: JBIG2 embedded streams (ITU-T T.88 7.2, sequential organisation, as a PDF holds them) built from segments,
  * for the decoder's tests and the fuzzer's seeds. Generic regions are coded by scripts/jbig2-encoder.ts (arithmetic)
- * or scripts/fax-encoder.ts (MMR, Group 4). Written from the recommendation; not shipped.
+ * or scripts/fax-encoder.ts (MMR, Group 4); Huffman-coded text by scripts/jbig2-huffman-encoder.ts. Written from the recommendation; not shipped.
  */
-import type { Bitmap, GenericParams } from '../src/analyzer/layerQuality/jbig2Regions';
+import { type Bitmap, type GenericParams, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { encodeGeneric, GENERIC_DEFAULT_AT, MqEncoder } from './jbig2-encoder';
 import { encodeFax } from './fax-encoder';
+import { encodeHuffmanDictionary, encodeHuffmanTextRegion } from './jbig2-huffman-encoder';
+import type { TextInstance, TextStrip } from './jbig2-symbol-encoder';
 
 const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
 
@@ -64,5 +66,50 @@ export function jbig2PageStream(page: Bitmap): Uint8Array {
     ...segment(0, 48, pageInfo(page.width, page.height)),
     ...segment(1, 38, genericRegionData(page, 0, 0, 0, t0)),
     ...segment(2, 49, []),
+  ]);
+}
+
+/**
+ * A bilevel page as JBIG2 text, Huffman-coded as a symbol-coding encoder would store it: the page cut into tiles of
+ * `tile` pixels, each distinct inked tile once in a Huffman symbol dictionary (one height class, its collective bitmap
+ * MMR-coded), and a Huffman text region placing them (standard tables). The same page as jbig2PageStream, by the other
+ * coding.
+ */
+export function jbig2HuffmanPageStream(page: Bitmap, tile = 16): Uint8Array {
+  const symbols: Bitmap[] = [];
+  const ids = new Map<string, number>();
+  const strips: TextStrip[] = [];
+  // tiles at the right and bottom edges reach past the page (blank there): the region clips what it draws
+  for (let y0 = 0; y0 < page.height; y0 += tile) {
+    const instances: TextInstance[] = [];
+    for (let x0 = 0; x0 < page.width; x0 += tile) {
+      const t = newBitmap(tile, tile);
+      const w = Math.min(tile, page.width - x0);
+      for (let y = 0; y < tile && y0 + y < page.height; y++)
+        t.data.set(page.data.subarray((y0 + y) * page.width + x0, (y0 + y) * page.width + x0 + w), y * tile);
+      if (!t.data.includes(1)) continue;
+      const key = t.data.join('');
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = symbols.length;
+        ids.set(key, id);
+        symbols.push(t);
+      }
+      instances.push({ id, x: x0, y: y0 });
+    }
+    if (instances.length > 0) strips.push({ t: y0, instances });
+  }
+  const dict = encodeHuffmanDictionary({
+    input: [],
+    classes: [{ height: tile, symbols: symbols.map((bitmap) => ({ bitmap })) }],
+    exported: symbols.map(() => true),
+    mmr: true,
+  });
+  const text = encodeHuffmanTextRegion({ symbols: dict.newSymbols, strips });
+  return new Uint8Array([
+    ...segment(0, 48, pageInfo(page.width, page.height)),
+    ...segment(1, 0, dict.data),
+    ...segment(2, 6, [...regionInfo(page.width, page.height, 0, 0), ...text.data], [1]),
+    ...segment(3, 49, []),
   ]);
 }

@@ -9,7 +9,15 @@ import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Region
 import { analyzePdfSync } from '../src/analyzer/index';
 import { prng } from '../scripts/fuzz';
 import { MqEncoder, encodeRefinement } from '../scripts/jbig2-encoder';
-import { genericRegionData, mmrRegionData, pageInfo, regionInfo, segment, unknownLengthData } from '../scripts/jbig2-segments';
+import {
+  genericRegionData,
+  jbig2HuffmanPageStream,
+  mmrRegionData,
+  pageInfo,
+  regionInfo,
+  segment,
+  unknownLengthData,
+} from '../scripts/jbig2-segments';
 import { encodeSymbolDictionary, encodeTextRegion } from '../scripts/jbig2-symbol-encoder';
 import { pdfOf, printInk, printScanPdf } from './pdf-helpers';
 
@@ -146,6 +154,19 @@ test('an intermediate text region is kept for the refinement that refers to it, 
     page.data.reduce((n, v) => n + v, 0),
     fine.data.reduce((n, v) => n + v, 0),
   );
+});
+
+test('a page stored as Huffman-coded text (tiles in a dictionary, a text region placing them) decodes to itself, edge tiles clipped', () => {
+  const rand = prng(77);
+  for (const [w, h] of [
+    [37, 29],
+    [64, 48],
+    [101, 77],
+  ]) {
+    const page = newBitmap(w, h);
+    for (let i = 0; i < w * h; i++) page.data[i] = rand() < 0.3 ? 1 : 0;
+    assert.deepEqual(decode(jbig2HuffmanPageStream(page), w, h).data, page.data, `${w} × ${h}`);
+  }
 });
 
 /** the shared-glyph pages' size (at least 32 pixels a side, so that the score takes them for scans) */
