@@ -4,11 +4,13 @@
  * office scanners and archives do; `--as palette16` posterises it to 16 grays and stores their indices, 4 bits a
  * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does; `--as jpx` stores
  * it as JPEG 2000 (a JP2 file, the 9/7 wavelet at compression ratio `--rate`), as archives do; `--as jbig2`
- * thresholds it as for Group 4 and stores it as a JBIG2 generic region, as OCRmyPDF does. The layers, labels and
+ * thresholds it as for Group 4 and stores it as a JBIG2 generic region, as OCRmyPDF does; `--as progressive` rewrites
+ * the JPEG as a progressive one without loss (libjpeg's `jpegtran -progressive`: the same coefficients, so the scores
+ * must not move), as images prepared for the web are stored. The layers, labels and
  * truth stay as they are (links to the split's), so `npm run ocr-quality -- --data OUT` measures the score on the same
  * pages read through another kind of scan: how much of its image evidence survives, and the decoders.
  *
- *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx|jbig2] [--threshold 55] [--rate 20]
+ *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx|jbig2|progressive] [--threshold 55] [--rate 20]
  *
  * Per file: `qpdf --qdf` (streams uncompressed, one object a line), each DCTDecode image's JPEG read by ImageMagick's
  * `convert` (for g4: thresholded to a one-strip Group 4 TIFF, whose strip is the image's new data; for palette16: its
@@ -52,7 +54,8 @@ export function tiffStrip(tiff: Uint8Array): { strip: Uint8Array; blackIsZero: b
 
 const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 
-export type Recoding = 'g4' | 'palette16' | 'jpx' | 'jbig2';
+export type Recoding = 'g4' | 'palette16' | 'jpx' | 'jbig2' | 'progressive';
+const RECODINGS: readonly string[] = ['g4', 'palette16', 'jpx', 'jbig2', 'progressive'];
 
 /** The QDF file with each DCTDecode image stored as `as` says (lengths left for fix-qdf). */
 function recode(qdf: string, work: string, as: Recoding, threshold: number, rate: number): { out: string; images: number } {
@@ -76,7 +79,9 @@ function recode(qdf: string, work: string, as: Recoding, threshold: number, rate
           ? jpx(work, rate)
           : as === 'jbig2'
             ? jbig2(work, w, h, threshold)
-            : palette16(work, w, h);
+            : as === 'progressive'
+              ? progressive(work)
+              : palette16(work, w, h);
     if (!recoded) continue;
     const newDict = dict
       .replace('/Filter /DCTDecode', recoded.filter)
@@ -137,6 +142,12 @@ function jbig2(work: string, w: number, h: number, threshold: number): Recoded |
   return { data: jbig2PageStream(page), filter: '/Filter /JBIG2Decode', bpc: 1, colorSpace: '/DeviceGray' };
 }
 
+/** work/i.jpg as a progressive JPEG, losslessly (the same quantised coefficients, sent in several scans) */
+function progressive(work: string): Recoded | undefined {
+  const data = new Uint8Array(execFileSync('jpegtran', ['-progressive', join(work, 'i.jpg')], { maxBuffer: 1 << 30 }));
+  return { data, filter: '/Filter /DCTDecode', bpc: 8, colorSpace: '' };
+}
+
 /** work/i.jpg posterised to 16 grays, as 4-bit indices into a gray palette */
 function palette16(work: string, w: number, h: number): Recoded | undefined {
   const gray = new Uint8Array(execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-depth', '8', 'gray:-'], { maxBuffer: 1 << 30 }));
@@ -163,9 +174,9 @@ function main(): void {
   const threshold = Number(arg('--threshold') ?? 55);
   const as = arg('--as') ?? 'g4';
   const rate = Number(arg('--rate') ?? 20);
-  if (!outArg || (as !== 'g4' && as !== 'palette16' && as !== 'jpx' && as !== 'jbig2') || !(rate >= 1)) {
+  if (!outArg || !RECODINGS.includes(as) || !(rate >= 1)) {
     console.error(
-      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx|jbig2] [--threshold 55] [--rate 20]',
+      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx|jbig2|progressive] [--threshold 55] [--rate 20]',
     );
     process.exit(2);
   }
@@ -175,6 +186,7 @@ function main(): void {
     ['convert', ['-version']],
     // opj_compress exits 1 on every way of asking for its help
     ...(as === 'jpx' ? [['sh', ['-c', 'command -v opj_compress']]] : []),
+    ...(as === 'progressive' ? [['sh', ['-c', 'command -v jpegtran']]] : []),
   ].filter(([t, a]) => !have(t as string, a as string[]));
   if (missing.length || !existsSync(join(data, 'labels.jsonl'))) {
     console.log(`ocr-split-recode: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no split at ${data}`})`);
@@ -189,7 +201,7 @@ function main(): void {
     let total = 0;
     for (const name of readdirSync(join(data, 'files')).filter((n) => n.endsWith('.pdf'))) {
       const qdf = latin1(execFileSync('qpdf', ['--qdf', '--object-streams=disable', join(data, 'files', name), '-'], { maxBuffer: 1 << 30 }));
-      const { out: edited, images } = recode(qdf, work, as, threshold, rate);
+      const { out: edited, images } = recode(qdf, work, as as Recoding, threshold, rate);
       total += images;
       writeFileSync(join(work, 'e.pdf'), Buffer.from(edited, 'latin1'));
       writeFileSync(join(out, 'files', name), execFileSync('fix-qdf', [join(work, 'e.pdf')], { maxBuffer: 1 << 30 }));

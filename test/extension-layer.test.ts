@@ -112,7 +112,7 @@ test('a graded page: its badge in the description, the grade and the evidence in
   assert.equal(layerBadge(layerPage(1, 0.9, false)), 'layer fair (0.90)');
   // judged by its words alone: its scan gave no evidence (signals.image)
   const blind = layerPage(1, 0.97, false);
-  blind.evidence.layerQuality!.signals.image = 'scan image not read: unsupported (JPEG process SOF2 (only baseline is decoded))';
+  blind.evidence.layerQuality!.signals.image = 'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))';
   assert.equal(layerBadge(blind), 'layer good (0.97) · words only');
   const text = page(1, 'text', ['text-layer'], { layerQuality: { score: 0.2, reocr: true, signals: {} } });
   assert.equal(layerBadge(text), undefined, 'text pages are not graded');
@@ -202,8 +202,12 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: null }), { score: 0.4, reocr: true });
   // why the scan gave no evidence (signals.image) goes along, cut to MAX_SCAN_NOTE characters; a non-string is dropped
   const blind = report([layerPage(1, 0.98, false)]);
-  blind.pages[0].evidence.layerQuality!.signals.image = 'scan image not read: unsupported (JPEG process SOF2 (only baseline is decoded))';
-  assert.equal(overlayOf(blind, true).pages[0].layer!.scanNote, 'scan image not read: unsupported (JPEG process SOF2 (only baseline is decoded))');
+  blind.pages[0].evidence.layerQuality!.signals.image =
+    'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))';
+  assert.equal(
+    overlayOf(blind, true).pages[0].layer!.scanNote,
+    'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))',
+  );
   assert.equal((bad({ score: 0.4, reocr: false, scanNote: 'x'.repeat(500) }) as { scanNote: string }).scanNote.length, MAX_SCAN_NOTE);
   assert.deepEqual(bad({ score: 0.4, reocr: false, scanNote: 7 }), { score: 0.4, reocr: false });
 });

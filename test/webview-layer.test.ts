@@ -35,11 +35,15 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
   );
   assert.equal(layerMeaning({ score: 0.98, reocr: false, textMissing: 0, textError: 0.02 }), 'OCR layer good (page score 0.98): keep');
   // judged by its words alone (the scan gave no evidence): the badge and its meaning say so
-  const blind = { score: 0.98, reocr: false, scanNote: 'scan image not read: unsupported (JPEG process SOF2 (only baseline is decoded))' };
+  const blind = {
+    score: 0.98,
+    reocr: false,
+    scanNote: 'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))',
+  };
   assert.equal(layerBadgeText(blind), 'layer good 0.98 · words only');
   assert.equal(
     layerMeaning(blind),
-    'OCR layer good (page score 0.98): keep. Judged by its words alone (scan image not read: unsupported (JPEG process SOF2 (only baseline is decoded))): text the layer lacks cannot be seen',
+    'OCR layer good (page score 0.98): keep. Judged by its words alone (scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))): text the layer lacks cannot be seen',
   );
 });
 

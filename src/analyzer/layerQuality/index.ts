@@ -43,7 +43,7 @@ import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
-import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage } from './jpeg';
+import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
 import { isCyrillic, type Language, languageEvidence, languagesFor, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
@@ -849,7 +849,10 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
   // the image (at that scale), its block means and mask, and the entropy-coded data read in place (the letter shapes
   // read the image as it is: a line's row profile and its words' columns, nothing of the image's size)
   const bytes =
-    Math.ceil(scan.width / scale) * Math.ceil(scan.height / scale) + 2 * Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) + scan.jpeg.length;
+    Math.ceil(scan.width / scale) * Math.ceil(scan.height / scale) +
+    2 * Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8) +
+    scan.jpeg.length +
+    jpegWorkBytes(scan.jpeg, false);
   if (budget && !budget.tryCharge(bytes, 'decode')) return { note: 'the scan image does not fit the memory budget at letter scale' };
   const release = () => budget?.release(bytes);
   const dec = decodeJpegGray(scan.jpeg, maxPixels, () => budget?.outOfTime('decode') ?? false, scale, blocks, true);
@@ -938,7 +941,7 @@ function inkOf(scan: ScanInput, budget: Budget | undefined, maxPixels: number, m
   }
   // the block means: width/8 × height/8 samples, 7 bytes each in the map; the entropy-coded data is copied once
   const samples = Math.ceil(scan.width / 8) * Math.ceil(scan.height / 8);
-  const work = samples * 8 + scan.jpeg.length;
+  const work = samples * 8 + scan.jpeg.length + jpegWorkBytes(scan.jpeg, true);
   if (budget && !budget.tryCharge(work, 'decode')) return { note: 'the scan image does not fit the memory budget' };
   let ink: InkResult;
   try {

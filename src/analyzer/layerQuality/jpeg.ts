@@ -1,11 +1,13 @@
 /**
- * A small baseline JPEG decoder (ITU-T T.81: sequential DCT, Huffman coding, 8-bit samples), written from the
- * specification for one purpose: the luminance of a scanned page, to see where its ink is. It decodes the first
- * component only (the Y of YCbCr, or the gray of a one-component image); the other components' coefficients are
- * read and dropped. Progressive, lossless, arithmetic-coded and 12-bit files are refused with a typed error.
+ * A small JPEG decoder (ITU-T T.81: sequential DCT, and progressive through jpegProgressive.ts; Huffman coding, 8-bit
+ * samples), written from the specification for one purpose: the luminance of a scanned page, to see where its ink is.
+ * It decodes the first component only (the Y of YCbCr, or the gray of a one-component image); the other components'
+ * coefficients are read and dropped. Lossless, hierarchical, arithmetic-coded and 12-bit files are refused with a typed
+ * error.
  *
  * Pure (no Node APIs), bounded: the caller gives the most pixels it accepts, and a clock that is asked every MCU row.
  */
+import { type CoefficientStore, progressiveScan } from './jpegProgressive';
 
 export interface GrayImage {
   width: number;
@@ -66,6 +68,31 @@ function cosTable(s: number): Float64Array {
 }
 
 class Damaged extends Error {}
+
+/**
+ * Bytes a decode of this JPEG needs beyond its output: a progressive image gathers its luminance's coefficients over
+ * its scans, two bytes a pixel (padded to whole MCUs of up to 4 × 4 blocks), or two a block for the block means; a
+ * baseline one nothing. Read from the frame header; 0 when there is none.
+ */
+export function jpegWorkBytes(buf: Uint8Array, dcOnly: boolean): number {
+  for (let p = 2; p + 8 < buf.length;) {
+    if (buf[p] !== 0xff) return 0;
+    const marker = buf[p + 1];
+    if (marker === 0xff) {
+      p++;
+      continue;
+    }
+    if (marker === 0xda || marker === 0xd9) return 0;
+    if (marker === 0xc2) {
+      const h = (buf[p + 5] << 8) | buf[p + 6];
+      const w = (buf[p + 7] << 8) | buf[p + 8];
+      const blocks = Math.ceil(w / 32) * 4 * Math.ceil(h / 32) * 4;
+      return dcOnly ? 2 * blocks : 128 * blocks;
+    }
+    p += 2 + ((buf[p + 2] << 8) | buf[p + 3]);
+  }
+  return 0;
+}
 
 function buildHuffman(counts: Uint8Array, values: Uint8Array): Huffman {
   const maxCode = new Int32Array(18).fill(-1);
@@ -153,6 +180,8 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
   let restart = 0;
   let out: Uint8Array | undefined;
   let means: Uint8Array | undefined;
+  // a progressive image's first component, as quantised coefficients gathered over its scans (rendered at the end)
+  let store: CoefficientStore | undefined;
   let p = 2;
   const u16 = (at: number) => {
     if (at + 1 >= n) throw new Damaged('truncated segment');
@@ -210,7 +239,9 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
         restart = u16(seg);
         break;
       case 0xc0:
-      case 0xc1: {
+      case 0xc1:
+      case 0xc2: {
+        if (out) throw new Damaged('a second frame');
         if (buf[seg] !== 8) return { ok: false, error: 'unsupported', message: `${buf[seg]}-bit samples` };
         height = u16(seg + 1);
         width = u16(seg + 3);
@@ -234,9 +265,16 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
         }
         out = new Uint8Array(Math.ceil(width / scale) * Math.ceil(height / scale)).fill(255);
         if (withMeans && scale !== 8) means = new Uint8Array(Math.ceil(width / 8) * Math.ceil(height / 8)).fill(255);
+        if (marker === 0xc2) {
+          const first = comps[0];
+          if (first.h !== hmax || first.v !== vmax)
+            return { ok: false, error: 'unsupported', message: 'a progressive image with subsampled luminance' };
+          // the block means need the DC terms only; every other scale all 64 (progressiveBytes charges them)
+          const stride = scale === 8 ? 1 : 64;
+          store = { comp: first, coef: new Int16Array(first.bw * first.bh * stride), stride, columns: first.bw, rows: first.bh };
+        }
         break;
       }
-      case 0xc2:
       case 0xc3:
       case 0xc5:
       case 0xc6:
@@ -247,7 +285,7 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
       case 0xcd:
       case 0xce:
       case 0xcf:
-        return { ok: false, error: 'unsupported', message: `JPEG process SOF${marker - 0xc0} (only baseline is decoded)` };
+        return { ok: false, error: 'unsupported', message: `JPEG process SOF${marker - 0xc0} (only baseline and progressive are decoded)` };
       case 0xda: {
         if (!out) throw new Damaged('scan before frame');
         const ns = buf[seg];
@@ -260,6 +298,16 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
           c.td = sel >> 4;
           c.ta = sel & 15;
           scomps.push(c);
+        }
+        if (store) {
+          // G.1.1.1: each scan predicts its DC terms from 0 again
+          for (const c of scomps) c.pred = 0;
+          const sa = buf[seg + 3 + 2 * ns];
+          const spec = { comps: scomps, ss: buf[seg + 1 + 2 * ns], se: buf[seg + 2 + 2 * ns], ah: sa >> 4, al: sa & 15 };
+          const after = progressiveScan(buf, end, spec, store, dcTables, acTables, { width, height, hmax, vmax, restart }, outOfTime);
+          if (after < 0) return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
+          p = after;
+          continue;
         }
         const after = (scale === 8 ? scanDc : scan)(
           buf,
@@ -295,6 +343,16 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
     p = end;
   }
   if (!out) throw new Damaged('no frame');
+  if (store) {
+    const q = qt[comps[0].tq];
+    if (!q) throw new Damaged('missing quantisation table');
+    const mask =
+      blocks && blocks.columns === Math.ceil(width / 8) && blocks.rows === Math.ceil(height / 8) && blocks.want.length >= blocks.columns * blocks.rows
+        ? blocks
+        : undefined;
+    if (!renderProgressive(store.coef, store.stride, store.columns, q, width, height, out, scale, mask, means, outOfTime))
+      return { ok: false, error: 'out-of-time', message: 'the time budget ran out while decoding the scan image' };
+  }
   const image = { width: Math.ceil(width / scale), height: Math.ceil(height / scale), data: out };
   if (means) return { ok: true, image, means: { width: Math.ceil(width / 8), height: Math.ceil(height / 8), data: means } };
   if (scale === 8 && withMeans) return { ok: true, image, means: image };
@@ -377,15 +435,7 @@ function scan(
   const extend = (v: number, t: number) => (v < 1 << (t - 1) ? v - (1 << t) + 1 : v);
   const coef = new Int32Array(64);
   const tmp = new Float64Array(64);
-  /** the output block at (x0, y0) one flat value (clipped to the image) */
-  const fillBlock = (x0: number, y0: number, val: number) => {
-    for (let y = 0; y < m; y++) {
-      const yy = y0 + y;
-      if (yy >= oh) break;
-      const row = yy * ow;
-      for (let x = 0; x < m && x0 + x < ow; x++) out[row + x0 + x] = val;
-    }
-  };
+  const fillBlock = (x0: number, y0: number, val: number) => fillFlat(out, ow, oh, m, x0, y0, val);
   const lookMask = (1 << AC_LOOK) - 1;
   const multiMask = (1 << AC_MULTI) - 1;
   /** a block's AC symbols passed over: several at a time while they stay inside the block, then one, then the slow way */
@@ -499,30 +549,7 @@ function scan(
       return;
     }
     for (let i = 0; i < 64; i++) coef[i] *= q[i];
-    if (m === 8 && x0 + 8 <= ow && y0 + 8 <= oh) {
-      idct8(coef, rowMask, COS, tmp, out, y0 * ow + x0, ow);
-      return;
-    }
-    // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency), for the rows holding coefficients
-    for (let v = 0; v < 8; v++) {
-      if (!((rowMask >> v) & 1)) continue;
-      for (let x = 0; x < m; x++) {
-        let s = 0;
-        for (let u = 0; u <= uMax; u++) s += COS[x * 8 + u] * coef[v * 8 + u];
-        tmp[v * 8 + x] = s;
-      }
-    }
-    for (let x = 0; x < m; x++) {
-      const xx = x0 + x;
-      if (xx >= ow) break;
-      for (let y = 0; y < m; y++) {
-        const yy = y0 + y;
-        if (yy >= oh) break;
-        let s = 0;
-        for (let v = 0; v < 8; v++) if ((rowMask >> v) & 1) s += COS[y * 8 + v] * tmp[v * 8 + x];
-        out[yy * ow + xx] = clamp(Math.round(s + 128));
-      }
-    }
+    renderBlock(coef, rowMask, uMax, COS, tmp, out, ow, oh, m, x0, y0);
   };
   // the first component is stored only at full resolution (h = v = hmax = vmax): a subsampled Y is rare in scans
   const storeFirst = first.h === hmax && first.v === vmax;
@@ -568,6 +595,113 @@ function scan(
   // find the next marker after the entropy-coded data
   while (pos < n && !(buf[pos] === 0xff && buf[pos + 1] !== 0 && !(buf[pos + 1] >= 0xd0 && buf[pos + 1] <= 0xd7))) pos++;
   return pos;
+}
+
+/** the output block at (x0, y0), m × m samples of an ow × oh image, one flat value (clipped to the image) */
+function fillFlat(out: Uint8Array, ow: number, oh: number, m: number, x0: number, y0: number, val: number): void {
+  for (let y = 0; y < m; y++) {
+    const yy = y0 + y;
+    if (yy >= oh) break;
+    const row = yy * ow;
+    for (let x = 0; x < m && x0 + x < ow; x++) out[row + x0 + x] = val;
+  }
+}
+
+/**
+ * A block's dequantised coefficients (row-major; `rowMask` the rows holding any, `uMax` the highest horizontal
+ * frequency held) through the inverse DCT into the m × m samples at (x0, y0) of an ow × oh image (m = 8 / scale, the
+ * cos table COS of that scale).
+ */
+function renderBlock(
+  coef: Int32Array,
+  rowMask: number,
+  uMax: number,
+  COS: Float64Array,
+  tmp: Float64Array,
+  out: Uint8Array,
+  ow: number,
+  oh: number,
+  m: number,
+  x0: number,
+  y0: number,
+): void {
+  if (m === 8 && x0 + 8 <= ow && y0 + 8 <= oh) {
+    idct8(coef, rowMask, COS, tmp, out, y0 * ow + x0, ow);
+    return;
+  }
+  // rows: tmp[v][x] = Σu C[x][u] F[v][u] (F row-major: v the vertical frequency), for the rows holding coefficients
+  for (let v = 0; v < 8; v++) {
+    if (!((rowMask >> v) & 1)) continue;
+    for (let x = 0; x < m; x++) {
+      let s = 0;
+      for (let u = 0; u <= uMax; u++) s += COS[x * 8 + u] * coef[v * 8 + u];
+      tmp[v * 8 + x] = s;
+    }
+  }
+  for (let x = 0; x < m; x++) {
+    const xx = x0 + x;
+    if (xx >= ow) break;
+    for (let y = 0; y < m; y++) {
+      const yy = y0 + y;
+      if (yy >= oh) break;
+      let s = 0;
+      for (let v = 0; v < 8; v++) if ((rowMask >> v) & 1) s += COS[y * 8 + v] * tmp[v * 8 + x];
+      out[yy * ow + xx] = clamp(Math.round(s + 128));
+    }
+  }
+}
+
+/**
+ * A progressive image's first component rendered from its coefficients (quantised, `stride` per block: 64, or 1 when
+ * only the DC terms were kept) as a baseline scan renders its blocks: the block means into `means` (when given), and
+ * into `out` the image at `scale` (8: the means themselves), blocks outside the caller's mask flat at their mean.
+ */
+function renderProgressive(
+  coefs: Int16Array,
+  stride: number,
+  columns: number,
+  q: Int32Array,
+  width: number,
+  height: number,
+  out: Uint8Array,
+  scale: number,
+  blocks: BlockMask | undefined,
+  means: Uint8Array | undefined,
+  outOfTime: () => boolean,
+): boolean {
+  const mw = Math.ceil(width / 8);
+  const mh = Math.ceil(height / 8);
+  const m = 8 / scale;
+  const ow = Math.ceil(width / scale);
+  const oh = Math.ceil(height / scale);
+  const COS = cosTable(scale);
+  const coef = new Int32Array(64);
+  const tmp = new Float64Array(64);
+  for (let by = 0; by < mh; by++) {
+    if (outOfTime()) return false;
+    for (let bx = 0; bx < mw; bx++) {
+      const o = (by * columns + bx) * stride;
+      const mean = clamp(Math.round((coefs[o] * q[0]) / 8 + 128));
+      if (means) means[by * mw + bx] = mean;
+      if (stride === 1 || (blocks !== undefined && !(bx < blocks.columns && by < blocks.rows && blocks.want[by * blocks.columns + bx] !== 0))) {
+        fillFlat(out, ow, oh, m, bx * m, by * m, mean);
+        continue;
+      }
+      let rowMask = 0;
+      let uMax = 0;
+      for (let i = 0; i < 64; i++) {
+        const c = coefs[o + i];
+        coef[i] = c * q[i];
+        if (c !== 0) {
+          rowMask |= 1 << (i >> 3);
+          if ((i & 7) > uMax) uMax = i & 7;
+        }
+      }
+      if (rowMask <= 1 && uMax === 0) fillFlat(out, ow, oh, m, bx * m, by * m, mean);
+      else renderBlock(coef, rowMask | 1, uMax, COS, tmp, out, ow, oh, m, bx * m, by * m);
+    }
+  }
+  return true;
 }
 
 /**
