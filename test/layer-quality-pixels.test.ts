@@ -184,3 +184,71 @@ test('a scan the score does not decode is named in signals.image; a 1 × 1 image
   );
   assert.equal(analyzePdfSync(dot, { layerQuality: true }).pages[0].evidence.layerQuality!.signals.image, 'no scan image');
 });
+
+/**
+ * A mixed raster page, as the Internet Archive, DjVu conversions and MRC compressors store scans: a coarse background
+ * image with the text removed (flat paper here), and the text as a full-resolution 1-bit mask over it, painted in
+ * black: `kind` says how (the /SMask of a 1 × 1 black image; an /ImageMask stencil; the stencil /Mask of a black
+ * image), and `flip` writes the mask with /Decode [1 0] and its samples inverted. An invisible layer over `covered` lines.
+ */
+function mixedRasterPage(covered: number, kind: 'smask' | 'imagemask' | 'mask', flip = false): Uint8Array {
+  const W = 612;
+  const H = 792;
+  const rowBytes = Math.ceil(W / 8);
+  // painted samples: 1 for a soft mask, 0 for a stencil (each the other way round when flipped)
+  const paintedIs1 = (kind === 'smask') !== flip;
+  const bits = new Uint8Array(rowBytes * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (printInk(x, y) === paintedIs1) bits[y * rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
+  const mask = deflateSync(bits);
+  const decode = flip ? '/Decode [1 0]' : '';
+  const stream = (dict: string, data: Uint8Array) =>
+    `<< ${dict} /Length ${data.length} >>\nstream\n${Buffer.from(data).toString('latin1')}\nendstream`;
+  const bg = deflateSync(new Uint8Array(153 * 198).fill(235));
+  const objects = [
+    stream('/Type /XObject /Subtype /Image /Width 153 /Height 198 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', bg),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let fg = '';
+  if (kind === 'imagemask') {
+    objects.push(stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ImageMask true ${decode} /Filter /FlateDecode`, mask));
+    fg = '0 g /Im2 Do';
+  } else {
+    const maskDict =
+      kind === 'smask'
+        ? `/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceGray /BitsPerComponent 1 ${decode} /Filter /FlateDecode`
+        : `/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ImageMask true ${decode} /Filter /FlateDecode`;
+    objects.push(
+      stream(
+        `/Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 /${kind === 'smask' ? 'SMask' : 'Mask'} 8 0 R`,
+        new Uint8Array([0]),
+      ),
+      stream(maskDict, mask),
+    );
+    fg = '/Im2 Do';
+  }
+  let text = '';
+  for (let l = 0; l < covered; l++)
+    text += `BT 3 Tr /F1 10 Tf 72 ${792 - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
+  return makePdf(`q 612 0 0 792 0 0 cm /Im1 Do ${fg} Q ${text}`, '<< /XObject << /Im1 5 0 R /Im2 7 0 R >> /Font << /F1 6 0 R >> >>', objects);
+}
+
+test('a mixed raster page: its full-resolution text mask is read as the scan, not the coarse background it covers', () => {
+  for (const [kind, flip] of [
+    ['smask', false],
+    ['smask', true],
+    ['imagemask', false],
+    ['imagemask', true],
+    ['mask', false],
+  ] as const) {
+    const name = `${kind}${flip ? ', /Decode [1 0]' : ''}`;
+    const full = analyzePdfSync(mixedRasterPage(6, kind, flip), { layerQuality: true }).pages[0];
+    assert.equal(full.route, 'ocr-layer', name);
+    const q = full.evidence.layerQuality!;
+    assert.equal(q.signals.image, undefined, `${name}: ${JSON.stringify(q.signals)}`);
+    // the words sit on the mask's ink (the background is flat paper: on it they would sit on none)
+    assert.ok((q.signals.boxesOnInk as number) > 0.9 && (q.signals.textInkMissed as number) < 0.05, `${name}: ${JSON.stringify(q.signals)}`);
+    const part = analyzePdfSync(mixedRasterPage(2, kind, flip), { layerQuality: true }).pages[0].evidence.layerQuality!;
+    assert.ok(Math.abs((part.signals.textInkMissed as number) - 2 / 3) < 0.1, `${name}: ${JSON.stringify(part.signals)}`);
+    assert.equal(part.reocr, true, name);
+  }
+});

@@ -201,23 +201,19 @@ function scanOf(
   opts: AnalyzerOptions,
 ): { scan?: ScanInput; held: number; unread?: string } {
   let scan: ScanInput | undefined;
-  let best = 0;
   let held = 0;
   let unread: { area: number; why: string } | undefined;
   // the ink witness must be a scan of the page, as under an OCR layer (whose page the images cover by definition): a
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
   const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
-  for (const im of pageScan ? (s.scanImages ?? []) : []) {
+  for (const im of pageScan ? witnessOrder(s.scanImages ?? []) : []) {
+    if (scan) break;
     const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
-    if (a <= best) continue;
-    if (im.filter === 'DCTDecode') {
-      best = a;
+    if (im.filter === 'DCTDecode' && !im.mask) {
       // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
       const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
-      budget.release(held);
-      held = 0;
-      scan = dec.data.length > 0 ? { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream } : undefined;
+      if (dec.data.length > 0) scan = { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
       continue;
     }
     // a tiny image stretched over the page (a background colour) is no scan
@@ -229,21 +225,21 @@ function scanOf(
     const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
     const jbig2 = stop === 'JBIG2Decode';
     const jpx = stop === 'JPXDecode';
-    const layout = samples || jbig2 ? sampleLayout(im.stream.dict, doc) : undefined;
+    const layout = samples || jbig2 ? (im.mask ? maskLayout(im, doc) : sampleLayout(im.stream.dict, doc)) : undefined;
     // why this image was not read, said when no image of the page could be (the largest such image's reason)
     const notRead = (why: string) => {
       if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
     };
-    // a decoded scan replaces the one held (a smaller image's) as the page's scan
+    // the first scan read is the page's
     const take = (read: DecodedRead) => {
-      best = a;
-      budget.release(held);
       held = read.bytes;
       scan = { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
     };
     if (jpx || jbig2) {
       const read = jpx
-        ? readJpx(im, doc, budget, opts)
+        ? im.mask
+          ? 'a JPEG 2000 mask'
+          : readJpx(im, doc, budget, opts)
         : layout && layout.bitsPerComponent === 1 && !layout.palette
           ? readJbig2(im, layout, doc, budget, opts)
           : 'a JBIG2 image that is not 1-bit gray';
@@ -275,6 +271,46 @@ function scanOf(
     else take(read);
   }
   return { scan, held, unread: unread?.why };
+}
+
+/** an image covers the page about as much as the largest when its area is this share of the largest's, or more */
+const COVERING = 0.9;
+
+/**
+ * The order in which a page's images are tried as its scan: those that cover about as much of the page as the largest
+ * first, the finest of them (the most pixels) before the others, and on a tie a 1-bit mask before the image it masks;
+ * then the rest, the largest first. A plain scan is its page's largest image either way. A mixed raster page (Internet
+ * Archive books, DjVu conversions, MRC compressors) covers the page several times: a coarse background, from which the
+ * text is often removed, and the text as a full-resolution 1-bit mask over it: the mask is the scan's text.
+ */
+function witnessOrder(images: ScanImage[]): ScanImage[] {
+  const areaOf = (im: ScanImage) => (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
+  let most = 0;
+  for (const im of images) most = Math.max(most, areaOf(im));
+  const ranked = images.map((im, i) => ({ im, i, a: areaOf(im), px: im.width * im.height, covers: areaOf(im) >= COVERING * most }));
+  ranked.sort((p, q) => {
+    if (p.covers !== q.covers) return p.covers ? -1 : 1;
+    if (!p.covers) return q.a - p.a || p.i - q.i;
+    if (p.px !== q.px) return q.px - p.px;
+    if (!p.im.mask !== !q.im.mask) return p.im.mask ? -1 : 1;
+    return p.i - q.i;
+  });
+  return ranked.map((r) => r.im);
+}
+
+/**
+ * A 1-bit mask's samples read as a scan of what it paints: painted is ink (black). A soft mask paints where it is 1, a
+ * stencil where it is 0, each unless its /Decode is [1 0].
+ */
+function maskLayout(im: ScanImage, doc: OpenedDocument): SampleLayout | undefined {
+  const r = doc.xref;
+  const d = im.stream.dict;
+  const width = getNumber(r, d, 'Width') ?? getNumber(r, d, 'W');
+  const height = getNumber(r, d, 'Height') ?? getNumber(r, d, 'H');
+  if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height)) return undefined;
+  const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
+  const flipped = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;
+  return { width, height, components: 1, bitsPerComponent: 1, inverted: im.mask === 'soft' ? !flipped : flipped };
 }
 
 /** a scan decoded whole: its pixels (at 1 / reduced of its size), and the bytes that stay charged for them */

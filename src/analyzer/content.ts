@@ -49,6 +49,12 @@ export interface ScanImage {
   height: number;
   /** the last filter, e.g. DCTDecode */
   filter?: string;
+  /**
+   * a 1-bit mask of what an image paints, not an image of the page itself: the /SMask (1 = painted) or stencil /Mask of
+   * a painted image, or an /ImageMask image (0 = painted, unless /Decode inverts). Mixed raster scans (Internet Archive,
+   * DjVu conversions, MRC compressors) keep the page's text there, at full resolution, over a coarse background image.
+   */
+  mask?: 'soft' | 'stencil';
 }
 
 /** Shared across the pages of one document: one font cache, bounded by fontCacheBytes, for pages, forms and annotations. */

@@ -2,7 +2,7 @@
  * Painting for the interpreter (content.ts): image XObjects, inline images and smooth shadings placed as image boxes
  * (clipped to the visible page), opaque images hiding text painted before them, and paint revealing clip-mode text.
  */
-import type { PageScanner } from './content';
+import type { PageScanner, ScanImage } from './content';
 import { area, clipRect, contains, intersects, transformRect } from './geometry';
 import type { GState } from './gstate';
 import { Cmd, EOF, type Lexer, isRegular, isWhite } from './lexer';
@@ -59,13 +59,37 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
   if (s.fromAnnotation) box.fromAnnotation = true;
   if (s.images.length < s.opt.maxTrackedImages) s.images.push(box);
   const scanImages = s.scanImages;
-  if (scanImages && stream && !imageMask && !s.fromAnnotation && isNumber(w) && isNumber(h) && scanImages.length < s.opt.maxScanImagesPerPage)
-    scanImages.push({ stream, ctm: g.ctm, rect, width: w, height: h, filter });
+  if (scanImages && stream && !s.fromAnnotation && isNumber(w) && isNumber(h)) {
+    if (imageMask) addScanImage(scanImages, s, { stream, ctm: g.ctm, rect, width: w, height: h, filter, mask: 'stencil' });
+    else {
+      addScanImage(scanImages, s, { stream, ctm: g.ctm, rect, width: w, height: h, filter });
+      // the 1-bit masks it is painted through: where a mixed raster page keeps its text
+      for (const [key, mask] of [
+        ['SMask', 'soft'],
+        ['Mask', 'stencil'],
+      ] as const) {
+        const m = r.resolve(dict.get(key));
+        // 1-bit only: an 8-bit soft mask is a scan's alpha (a PNG's), not its text; a stencil may leave the depth out
+        const bpc = m instanceof PdfStream ? r.resolve(m.dict.get('BitsPerComponent')) : undefined;
+        if (!(m instanceof PdfStream) || (bpc !== 1 && !(mask === 'stencil' && bpc === undefined))) continue;
+        const mw = r.resolve(m.dict.get('Width'));
+        const mh = r.resolve(m.dict.get('Height'));
+        const mf = r.resolve(m.dict.get('Filter'));
+        const mfilter =
+          typeof mf === 'string' ? mf : Array.isArray(mf) && typeof mf[mf.length - 1] === 'string' ? (mf[mf.length - 1] as string) : undefined;
+        if (isNumber(mw) && isNumber(mh)) addScanImage(scanImages, s, { stream: m, ctm: g.ctm, rect, width: mw, height: mh, filter: mfilter, mask });
+      }
+    }
+  }
   // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
   const opaque = !imageMask && g.fillAlpha >= 1 && !g.softMask && !dict.has('SMask') && !dict.has('Mask');
   if (opaque && s.runs.length > 0) hideRunsUnder(s, rect);
   // after hiding: an image painted through clip-mode text shows those glyphs rather than covering them
   if (g.textClip) revealClipText(s, g, rect);
+}
+
+function addScanImage(list: ScanImage[], s: PageScanner, im: ScanImage): void {
+  if (list.length < s.opt.maxScanImagesPerPage) list.push(im);
 }
 
 function hideRunsUnder(s: PageScanner, rect: Rect): void {
