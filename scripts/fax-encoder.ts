@@ -21,8 +21,8 @@ function runCode(len: number, black: boolean): string {
   return s + t.term[len - m];
 }
 
-/** the runs of a line, white first (a zero-length white run when it starts black) */
-function runsOf(line: boolean[]): number[] {
+/** the runs of a line, white (false) first (a zero-length white run when it starts black); also JBIG2's export runs */
+export function runsOf(line: boolean[]): number[] {
   const runs: number[] = [];
   let color = false;
   let n = 0;

@@ -15,21 +15,28 @@
  *     bytes, refinement contexts kept across the region), every table selector incl. custom tables.
  *
  * Text regions are described as scripts/jbig2-symbol-encoder.ts describes them (its TextRegionSpec: the top-left pixel
- * where each instance lands) and the coded values are derived from that picture, so the decoder's step sequence (6.4.5)
- * is checked against geometry. Arithmetic-coded refinements go through scripts/jbig2-encoder.ts. Segment headers are
- * scripts/jbig2-segments.ts's business. Custom tables are returned in the order the decoder takes them from the
- * referred tables segments (dictionary: DH, DW, BMSIZE, AGGINST; text region: FS, DS, DT, RDW, RDH, RDX, RDY, RSIZE).
+ * where each instance lands) and the coded values are derived from that picture by its walkTextInstances, written here
+ * as table codes, so the decoder's step sequence (6.4.5) is checked against geometry. Arithmetic-coded refinements go
+ * through scripts/jbig2-encoder.ts. Segment headers are scripts/jbig2-segments.ts's business. Custom tables are
+ * returned in the order the decoder takes them from the referred tables segments (dictionary: DH, DW, BMSIZE, AGGINST;
+ * text region: FS, DS, DT, RDW, RDH, RDX, RDY, RSIZE).
  */
 import type { Bitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { type Line, LOWER, OOB, standardLines } from '../src/analyzer/layerQuality/jbig2Huffman';
 import { encodeRefinement, MqEncoder, REFINEMENT_DEFAULT_AT } from './jbig2-encoder';
-import { symCodeLength, type SymbolSpec, type TextInstance, type TextRegionSpec, type TextStrip } from './jbig2-symbol-encoder';
+import {
+  aggregateBitmap,
+  type At,
+  atBytes,
+  be32,
+  type DictionaryBase,
+  exportRuns,
+  symCodeLength,
+  textRegionHeader,
+  type TextRegionSpec,
+  walkTextInstances,
+} from './jbig2-symbol-encoder';
 import { encodeFax } from './fax-encoder';
-
-type At = { x: number; y: number }[];
-
-const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-const atBytes = (at: At) => at.flatMap((a) => [a.x & 255, a.y & 255]);
 
 /** Bits, most significant first, packed into bytes; the last byte padded with 0s. */
 export class BitWriter {
@@ -296,9 +303,6 @@ interface TextCoding {
   gr: Uint8Array;
 }
 
-/** the bitmap an instance puts down */
-const placed = (inst: TextInstance, symbols: Bitmap[]) => inst.refine?.bitmap ?? symbols[inst.id];
-
 /** an arithmetic-coded refinement of `reference` into `bitmap`, alone in its bytes (a new MQ code, the contexts `gr` kept) */
 function refinementBytes(gr: Uint8Array, bitmap: Bitmap, reference: Bitmap, dx: number, dy: number, template: 0 | 1, at: At): Uint8Array {
   const mq = new MqEncoder();
@@ -314,63 +318,34 @@ function strips(value: number, stripSize: number): number {
 }
 
 /**
- * The instances of a text region (6.4.5 read backwards), geometry as jbig2-symbol-encoder's: S runs from an instance's
- * first column (row when transposed) to its last, the next instance's gap from there is IDS + SBDSOFFSET, T is the
- * reference corner's row (column). `initialT` is STRIPT before the first strip's delta: −(the first DT) × SBSTRIPS.
+ * The instances of a text region, their values as jbig2-symbol-encoder's walkTextInstances derives them from the
+ * geometry, written by the tables and symbol ID code `c`: CURT in LOG2SBSTRIPS bits (6.4.9), R_I one bit, a refined
+ * instance's deltas, then BMSIZE by the RSIZE table and its arithmetic code (6.4.11). `initialT` as the walk takes it.
  */
 function writeInstances(w: BitWriter, c: TextCoding, spec: TextRegionSpec, initialT: number): void {
   const stripSize = spec.stripSize ?? 1;
   const stripBits = Math.log2(stripSize);
-  const corner = spec.refCorner ?? 1;
-  const right = corner === 2 || corner === 3;
-  const bottom = corner === 0 || corner === 2;
-  const transposed = spec.transposed ?? false;
-  const dsOffset = spec.dsOffset ?? 0;
   const rTemplate = spec.rTemplate ?? 0;
   const rAt = spec.rAt ?? REFINEMENT_DEFAULT_AT;
-  c.dt.put(w, -strips(initialT, stripSize));
-  let stripT = initialT;
-  let firstS = 0;
-  for (const strip of spec.strips) {
-    c.dt.put(w, strips(strip.t - stripT, stripSize));
-    stripT = strip.t;
-    let lastEnd = 0;
-    strip.instances.forEach((inst, k) => {
-      const b = placed(inst, spec.symbols);
-      const sStart = transposed ? inst.y : inst.x;
-      const sEnd = transposed ? inst.y + b.height - 1 : inst.x + b.width - 1;
-      const t = transposed ? (right ? inst.x + b.width - 1 : inst.x) : bottom ? inst.y + b.height - 1 : inst.y;
-      // 6.4.7, 6.4.8: the strip's first S from the previous strip's first; then gaps from the last column (row)
-      if (k === 0) {
-        c.fs.put(w, sStart - firstS);
-        firstS = sStart;
-      } else c.ds.put(w, sStart - lastEnd - dsOffset);
-      lastEnd = sEnd;
-      if (t - stripT < 0 || t - stripT >= stripSize) throw new Error(`instance T ${t} outside strip ${stripT}`);
-      // 6.4.9: CURT in LOG2SBSTRIPS bits
-      if (stripSize > 1) w.bits(t - stripT, stripBits);
-      c.id(w, inst.id);
-      if (spec.refine) {
-        // 6.4.11: R_I one bit; a refined instance's deltas, BMSIZE by the RSIZE table, then its arithmetic code
-        w.bit(inst.refine ? 1 : 0);
-        if (inst.refine) {
-          const ref = spec.symbols[inst.id];
-          const rdw = b.width - ref.width;
-          const rdh = b.height - ref.height;
-          c.rdw.put(w, rdw);
-          c.rdh.put(w, rdh);
-          c.rdx.put(w, inst.refine.rdx);
-          c.rdy.put(w, inst.refine.rdy);
-          const dx = Math.floor(rdw / 2) + inst.refine.rdx;
-          const dy = Math.floor(rdh / 2) + inst.refine.rdy;
-          const bytes = refinementBytes(c.gr, b, ref, dx, dy, rTemplate, rAt);
-          c.rsize.put(w, bytes.length);
-          w.bytes(bytes);
-        }
-      }
-    });
-    c.ds.put(w, null);
-  }
+  // the initial STRIPT is a whole number of strip heights too (the walk codes it negated as the first DT)
+  strips(initialT, stripSize);
+  walkTextInstances(spec, initialT, {
+    dt: (v) => c.dt.put(w, strips(v * stripSize, stripSize)),
+    fs: (v) => c.fs.put(w, v),
+    ds: (v) => c.ds.put(w, v),
+    it: (v) => w.bits(v, stripBits),
+    id: (v) => c.id(w, v),
+    ri: (v) => w.bit(v),
+    refinement: (r) => {
+      c.rdw.put(w, r.rdw);
+      c.rdh.put(w, r.rdh);
+      c.rdx.put(w, r.rdx);
+      c.rdy.put(w, r.rdy);
+      const bytes = refinementBytes(c.gr, r.bitmap, r.reference, r.dx, r.dy, rTemplate, rAt);
+      c.rsize.put(w, bytes.length);
+      w.bytes(bytes);
+    },
+  });
 }
 
 /** a table choice: Table B.n by its number, or a custom table (a tables segment the segment refers to) */
@@ -417,9 +392,6 @@ export interface HuffmanTextRegionSpec extends TextRegionSpec {
  * takes them from the referred tables segments, and the run codes of the symbol ID table.
  */
 export function encodeHuffmanTextRegion(spec: HuffmanTextRegionSpec): { data: Uint8Array; tables: CustomTable[]; runCodes: number[] } {
-  const stripSize = spec.stripSize ?? 1;
-  const rTemplate = spec.rTemplate ?? 0;
-  const refine = spec.refine ?? false;
   const tables: CustomTable[] = [];
   const choose = chooser(tables);
   const [fsSel, fs] = choose(spec.fs ?? 6, [6, 7], 3);
@@ -432,25 +404,6 @@ export function encodeHuffmanTextRegion(spec: HuffmanTextRegionSpec): { data: Ui
   const [rsizeSel, rsize] = choose(spec.rsize ?? 1, [1], 1);
   const hFlags =
     spec.huffmanFlags ?? fsSel | (dsSel << 2) | (dtSel << 4) | (rdwSel << 6) | (rdhSel << 8) | (rdxSel << 10) | (rdySel << 12) | (rsizeSel << 14);
-  const flags =
-    1 |
-    (refine ? 2 : 0) |
-    (Math.log2(stripSize) << 2) |
-    ((spec.refCorner ?? 1) << 4) |
-    (spec.transposed ? 0x40 : 0) |
-    ((spec.combOp ?? 0) << 7) |
-    ((spec.defPixel ?? 0) << 9) |
-    (((spec.dsOffset ?? 0) & 31) << 10) |
-    (rTemplate << 15);
-  const count = spec.numInstances ?? spec.strips.reduce((n, s) => n + s.instances.length, 0);
-  const header = [
-    flags >> 8,
-    flags & 255,
-    hFlags >> 8,
-    hFlags & 255,
-    ...(refine && rTemplate === 0 ? atBytes(spec.rAt ?? REFINEMENT_DEFAULT_AT) : []),
-    ...be32(count),
-  ];
   const w = new BitWriter();
   const lengths = spec.idLengths ?? spec.symbols.map(() => Math.max(1, symCodeLength(spec.symbols.length)));
   if (lengths.length !== spec.symbols.length) throw new Error('one symbol ID code length a symbol');
@@ -459,16 +412,11 @@ export function encodeHuffmanTextRegion(spec: HuffmanTextRegionSpec): { data: Ui
     if (!(lengths[k] > 0)) throw new Error(`symbol ${k} has no code`);
     bw.bits(codes[k], lengths[k]);
   };
-  writeInstances(w, { fs, ds, dt, rdw, rdh, rdx, rdy, rsize, id, gr: new Uint8Array(8192) }, spec, spec.initialT ?? -stripSize);
-  return { data: Uint8Array.from([...header, ...w.finish()]), tables, runCodes };
+  writeInstances(w, { fs, ds, dt, rdw, rdh, rdx, rdy, rsize, id, gr: new Uint8Array(8192) }, spec, spec.initialT ?? -(spec.stripSize ?? 1));
+  return { data: Uint8Array.from([...textRegionHeader(spec, hFlags), ...w.finish()]), tables, runCodes };
 }
 
-export interface HuffmanDictionarySpec {
-  input: Bitmap[];
-  /** height classes in coding order; the symbols of a class have its height */
-  classes: { height: number; symbols: SymbolSpec[] }[];
-  /** one flag a symbol, input then new */
-  exported: boolean[];
+export interface HuffmanDictionarySpec extends DictionaryBase {
   /** SDHUFFDH: B.4 (default: heights only go up), B.5 or custom */
   dh?: TableChoice;
   /** SDHUFFDW: B.2 (default: widths only grow within a class), B.3 or custom (it needs OOB) */
@@ -479,29 +427,6 @@ export interface HuffmanDictionarySpec {
   aggInst?: TableChoice;
   /** collective bitmaps MMR-coded (else uncompressed): all, none, or one flag a class */
   mmr?: boolean | boolean[];
-  refAgg?: boolean;
-  rTemplate?: 0 | 1;
-  rAt?: At;
-  /** SDNUMEXSYMS and SDNUMNEWSYMS as written, when a test wants them wrong */
-  numEx?: number;
-  numNew?: number;
-  /** the flags word's bits to set besides the ones the spec implies */
-  extraFlags?: number;
-}
-
-/** `strips`' instances ORed at their top-left pixels into a blank `width` × `height` bitmap: an aggregate symbol */
-function aggregateOf(width: number, height: number, aggregate: TextStrip[], symbols: Bitmap[]): Bitmap {
-  const out: Bitmap = { width, height, data: new Uint8Array(width * height) };
-  for (const inst of aggregate.flatMap((s) => s.instances)) {
-    const b = placed(inst, symbols);
-    for (let y = 0; y < b.height; y++)
-      for (let x = 0; x < b.width; x++) {
-        const X = inst.x + x;
-        const Y = inst.y + y;
-        if (X >= 0 && Y >= 0 && X < width && Y < height) out.data[Y * width + X] |= b.data[y * b.width + x];
-      }
-  }
-  return out;
 }
 
 /** 6.5.9: a height class's symbols side by side, written uncompressed (BMSIZE 0, rows padded to bytes) or MMR-coded */
@@ -604,7 +529,7 @@ export function encodeHuffmanDictionary(spec: HuffmanDictionarySpec): { data: Ui
           sym.aggregate.reduce((n, s) => n + s.instances.length, 0),
         );
         writeInstances(w, agg, { symbols, strips: sym.aggregate, refine: true, rTemplate, rAt }, -1);
-        bitmap = aggregateOf(sym.width, cls.height, sym.aggregate, symbols);
+        bitmap = aggregateBitmap(sym.width, cls.height, sym.aggregate, symbols);
       } else throw new Error('with REFAGG every symbol is refined or aggregated');
       symbols.push(bitmap);
       newSymbols.push(bitmap);
@@ -615,16 +540,6 @@ export function encodeHuffmanDictionary(spec: HuffmanDictionarySpec): { data: Ui
   });
   // 6.5.10: runs of equal export flags by Table B.1, the first run (possibly empty) of symbols not exported
   const b1 = standardCode(1);
-  let flag = false;
-  let run = 0;
-  for (const f of spec.exported) {
-    if (f === flag) run++;
-    else {
-      b1.put(w, run);
-      flag = f;
-      run = 1;
-    }
-  }
-  b1.put(w, run);
+  for (const run of exportRuns(spec.exported)) b1.put(w, run);
   return { data: Uint8Array.from([...header, ...w.finish()]), newSymbols, tables };
 }

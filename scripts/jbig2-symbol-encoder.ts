@@ -5,19 +5,24 @@
  * segment information field), on the region and integer encoders of scripts/jbig2-encoder.ts.
  *
  * Deliberately plain and described by geometry rather than by the decoder's steps: a text region's instances are
- * given as the top-left pixel where each lands in the region, and the encoder derives the coded values from the
+ * given as the top-left pixel where each lands in the region, and walkTextInstances derives the coded values from the
  * picture the recommendation describes (an instance's S coordinate runs from its first to its last column, or row
  * when transposed; the gap to the next instance's first is what IADS codes, less SBDSOFFSET; T is the reference
  * corner's row, or column when transposed). The decoder follows 6.4.5's step sequence instead, so the two check each
- * other.
+ * other. The walk hands the values to a sink, which here writes IAx codes; scripts/jbig2-huffman-encoder.ts writes the
+ * same values by its tables.
  */
 import type { Bitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { encodeGeneric, encodeId, encodeInt, encodeRefinement, GENERIC_DEFAULT_AT, MqEncoder, REFINEMENT_DEFAULT_AT } from './jbig2-encoder';
+import { runsOf } from './fax-encoder';
 
-type At = { x: number; y: number }[];
+/** adaptive template pixels */
+export type At = { x: number; y: number }[];
 
-const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-const atBytes = (at: At) => at.flatMap((a) => [a.x & 255, a.y & 255]);
+/** a 32-bit field, big-endian */
+export const be32 = (v: number) => [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
+/** AT pixels as a segment states them: x, y a byte each */
+export const atBytes = (at: At) => at.flatMap((a) => [a.x & 255, a.y & 255]);
 
 /** ceil(log2(n)), 0 for n ≤ 1 */
 export function symCodeLength(n: number): number {
@@ -96,23 +101,61 @@ function textContexts(codeLength: number): TextContexts {
 }
 
 /** the bitmap an instance puts down */
-const placed = (inst: TextInstance, symbols: Bitmap[]) => inst.refine?.bitmap ?? symbols[inst.id];
+export const placed = (inst: TextInstance, symbols: Bitmap[]): Bitmap => inst.refine?.bitmap ?? symbols[inst.id];
 
-/** Codes the instances (6.4.5 read backwards). `initialT` is the first strip's value before any delta: −IADT × SBSTRIPS. */
-function encodeInstances(mq: MqEncoder, c: TextContexts, spec: TextRegionSpec, initialT: number): void {
+/** a refined instance's coded values (6.4.11) */
+export interface InstanceRefinement {
+  /** RDW, RDH: the refined bitmap's size less the symbol's */
+  rdw: number;
+  rdh: number;
+  rdx: number;
+  rdy: number;
+  /** the refined bitmap, the symbol it refines, and where that reference sits: (⌊RDW/2⌋ + RDX, ⌊RDH/2⌋ + RDY) */
+  bitmap: Bitmap;
+  reference: Bitmap;
+  dx: number;
+  dy: number;
+}
+
+/**
+ * Where walkTextInstances hands a text region's coded values, in coding order; each encoder writes them its way (IAx
+ * codes here, table codes in scripts/jbig2-huffman-encoder.ts).
+ */
+export interface TextValueSink {
+  /** DT in strip heights: first the initial STRIPT negated, then each strip's step from the one before */
+  dt(v: number): void;
+  /** FS: a strip's first instance's S less the previous strip's first */
+  fs(v: number): void;
+  /** DS: the gap from the previous instance's last column (row) to this one's first, less SBDSOFFSET; null (OOB) ends the strip */
+  ds(v: number | null): void;
+  /** CURT: the instance's T less STRIPT; only with SBSTRIPS > 1 */
+  it(v: number): void;
+  /** the instance's symbol ID */
+  id(v: number): void;
+  /** R_I: 1 for a refined instance; only with refinement on */
+  ri(v: 0 | 1): void;
+  /** a refined instance's values, after its R_I */
+  refinement(r: InstanceRefinement): void;
+}
+
+/**
+ * A text region's instances as the values that code them (6.4.5 read backwards), derived from the geometry: S runs
+ * from an instance's first column (row when transposed) to its last, the next instance's gap from there is IDS +
+ * SBDSOFFSET, T is the reference corner's row (column). `initialT` is STRIPT before the first strip's delta: −(the
+ * first DT) × SBSTRIPS.
+ */
+export function walkTextInstances(spec: TextRegionSpec, initialT: number, sink: TextValueSink): void {
   const stripSize = spec.stripSize ?? 1;
   const corner = spec.refCorner ?? 1;
   const right = corner === 2 || corner === 3;
   const bottom = corner === 0 || corner === 2;
   const transposed = spec.transposed ?? false;
   const dsOffset = spec.dsOffset ?? 0;
-  const rTemplate = spec.rTemplate ?? 0;
-  const rAt = spec.rAt ?? REFINEMENT_DEFAULT_AT;
-  encodeInt(mq, c.iadt, -initialT / stripSize);
+  sink.dt(-initialT / stripSize);
   let stripT = initialT;
   let firstS = 0;
   for (const strip of spec.strips) {
-    encodeInt(mq, c.iadt, (strip.t - stripT) / stripSize);
+    sink.dt((strip.t - stripT) / stripSize);
     stripT = strip.t;
     let lastEnd = 0;
     strip.instances.forEach((inst, k) => {
@@ -121,43 +164,63 @@ function encodeInstances(mq: MqEncoder, c: TextContexts, spec: TextRegionSpec, i
       const sStart = transposed ? inst.y : inst.x;
       const sEnd = transposed ? inst.y + b.height - 1 : inst.x + b.width - 1;
       const t = transposed ? (right ? inst.x + b.width - 1 : inst.x) : bottom ? inst.y + b.height - 1 : inst.y;
+      // 6.4.7, 6.4.8: the strip's first S from the previous strip's first; then gaps from the last column (row)
       if (k === 0) {
-        encodeInt(mq, c.iafs, sStart - firstS);
+        sink.fs(sStart - firstS);
         firstS = sStart;
-      } else encodeInt(mq, c.iads, sStart - lastEnd - dsOffset);
+      } else sink.ds(sStart - lastEnd - dsOffset);
       lastEnd = sEnd;
       if (t - stripT < 0 || t - stripT >= stripSize) throw new Error(`instance T ${t} outside strip ${stripT}`);
-      if (stripSize > 1) encodeInt(mq, c.iait, t - stripT);
-      encodeId(mq, c.iaid, c.codeLength, inst.id);
+      if (stripSize > 1) sink.it(t - stripT);
+      sink.id(inst.id);
       if (spec.refine) {
-        encodeInt(mq, c.iari, inst.refine ? 1 : 0);
+        sink.ri(inst.refine ? 1 : 0);
         if (inst.refine) {
-          const ref = spec.symbols[inst.id];
-          const rdw = b.width - ref.width;
-          const rdh = b.height - ref.height;
-          encodeInt(mq, c.iardw, rdw);
-          encodeInt(mq, c.iardh, rdh);
-          encodeInt(mq, c.iardx, inst.refine.rdx);
-          encodeInt(mq, c.iardy, inst.refine.rdy);
+          const reference = spec.symbols[inst.id];
+          const rdw = b.width - reference.width;
+          const rdh = b.height - reference.height;
+          const { rdx, rdy } = inst.refine;
           // 6.4.11: the reference sits at (RDW/2 + RDX, RDH/2 + RDY), halves rounded down
-          const dx = Math.floor(rdw / 2) + inst.refine.rdx;
-          const dy = Math.floor(rdh / 2) + inst.refine.rdy;
-          encodeRefinement(mq, c.gr, b, { template: rTemplate, reference: ref, dx, dy, tpgron: false, at: rAt });
+          sink.refinement({ rdw, rdh, rdx, rdy, bitmap: b, reference, dx: Math.floor(rdw / 2) + rdx, dy: Math.floor(rdh / 2) + rdy });
         }
       }
     });
-    encodeInt(mq, c.iads, null);
+    sink.ds(null);
   }
 }
 
-/** A text region segment's data from the text region segment flags on (7.4.3.1), then the coded instances. */
-export function encodeTextRegion(spec: TextRegionSpec): Uint8Array {
-  const stripSize = spec.stripSize ?? 1;
+/** Codes the instances by the IAx, IAID and refinement contexts `c`. `initialT` as walkTextInstances takes it. */
+function encodeInstances(mq: MqEncoder, c: TextContexts, spec: TextRegionSpec, initialT: number): void {
+  const rTemplate = spec.rTemplate ?? 0;
+  const rAt = spec.rAt ?? REFINEMENT_DEFAULT_AT;
+  walkTextInstances(spec, initialT, {
+    dt: (v) => encodeInt(mq, c.iadt, v),
+    fs: (v) => encodeInt(mq, c.iafs, v),
+    ds: (v) => encodeInt(mq, c.iads, v),
+    it: (v) => encodeInt(mq, c.iait, v),
+    id: (v) => encodeId(mq, c.iaid, c.codeLength, v),
+    ri: (v) => encodeInt(mq, c.iari, v),
+    refinement: (r) => {
+      encodeInt(mq, c.iardw, r.rdw);
+      encodeInt(mq, c.iardh, r.rdh);
+      encodeInt(mq, c.iardx, r.rdx);
+      encodeInt(mq, c.iardy, r.rdy);
+      encodeRefinement(mq, c.gr, r.bitmap, { template: rTemplate, reference: r.reference, dx: r.dx, dy: r.dy, tpgron: false, at: rAt });
+    },
+  });
+}
+
+/**
+ * A text region segment's data fields before the symbol ID table or the coded instances (7.4.3.1): the flags, the
+ * Huffman flags when `huffmanFlags` is given (then SBHUFF is set), SBRAT with refinement template 0, SBNUMINSTANCES.
+ */
+export function textRegionHeader(spec: TextRegionSpec, huffmanFlags?: number): number[] {
   const rTemplate = spec.rTemplate ?? 0;
   const refine = spec.refine ?? false;
   const flags =
+    (huffmanFlags !== undefined ? 1 : 0) |
     (refine ? 2 : 0) |
-    (Math.log2(stripSize) << 2) |
+    (Math.log2(spec.stripSize ?? 1) << 2) |
     ((spec.refCorner ?? 1) << 4) |
     (spec.transposed ? 0x40 : 0) |
     ((spec.combOp ?? 0) << 7) |
@@ -165,11 +228,21 @@ export function encodeTextRegion(spec: TextRegionSpec): Uint8Array {
     (((spec.dsOffset ?? 0) & 31) << 10) |
     (rTemplate << 15);
   const count = spec.numInstances ?? spec.strips.reduce((n, s) => n + s.instances.length, 0);
-  const header = [flags >> 8, flags & 255, ...(refine && rTemplate === 0 ? atBytes(spec.rAt ?? REFINEMENT_DEFAULT_AT) : []), ...be32(count)];
+  return [
+    flags >> 8,
+    flags & 255,
+    ...(huffmanFlags !== undefined ? [huffmanFlags >> 8, huffmanFlags & 255] : []),
+    ...(refine && rTemplate === 0 ? atBytes(spec.rAt ?? REFINEMENT_DEFAULT_AT) : []),
+    ...be32(count),
+  ];
+}
+
+/** A text region segment's data from the text region segment flags on (7.4.3.1), then the coded instances. */
+export function encodeTextRegion(spec: TextRegionSpec): Uint8Array {
   const mq = new MqEncoder();
   // an initial STRIPT other than 0, so the negation of 6.4.5 step 2 matters
-  encodeInstances(mq, textContexts(symCodeLength(spec.symbols.length)), spec, -2 * stripSize);
-  return Uint8Array.from([...header, ...mq.flush()]);
+  encodeInstances(mq, textContexts(symCodeLength(spec.symbols.length)), spec, -2 * (spec.stripSize ?? 1));
+  return Uint8Array.from([...textRegionHeader(spec), ...mq.flush()]);
 }
 
 /** a new symbol: coded directly (generic region), refined from one known symbol, or aggregated from several */
@@ -179,26 +252,30 @@ export type SymbolSpec =
   /** strips of instances (SBSTRIPS 1, top-left corners) of known symbols, possibly refined, making a symbol `width` wide */
   | { width: number; aggregate: TextStrip[] };
 
-export interface DictionarySpec {
+/** a symbol dictionary, however coded: its symbols, export flags, refinement/aggregation, and fields a test may set wrong */
+export interface DictionaryBase {
   input: Bitmap[];
   /** height classes in coding order; the symbols of a class have its height */
   classes: { height: number; symbols: SymbolSpec[] }[];
   /** one flag a symbol, input then new */
   exported: boolean[];
-  template?: 0 | 1 | 2 | 3;
-  at?: At;
   refAgg?: boolean;
   rTemplate?: 0 | 1;
   rAt?: At;
   /** SDNUMEXSYMS and SDNUMNEWSYMS as written, when a test wants them wrong */
   numEx?: number;
   numNew?: number;
-  /** the flags word's bits to set besides the ones the spec implies (e.g. Huffman, context used) */
+  /** the flags word's bits to set besides the ones the spec implies (e.g. SDHUFF on an arithmetic-coded one, the context flags) */
   extraFlags?: number;
 }
 
-/** An aggregate's bitmap as the encoder sees it: its instances ORed at their places in a blank symbol. */
-function aggregateBitmap(width: number, height: number, strips: TextStrip[], symbols: Bitmap[]): Bitmap {
+export interface DictionarySpec extends DictionaryBase {
+  template?: 0 | 1 | 2 | 3;
+  at?: At;
+}
+
+/** An aggregate's bitmap as the encoders see it: its instances ORed at their top-left pixels into a blank `width` × `height` symbol. */
+export function aggregateBitmap(width: number, height: number, strips: TextStrip[], symbols: Bitmap[]): Bitmap {
   const out: Bitmap = { width, height, data: new Uint8Array(width * height) };
   for (const inst of strips.flatMap((s) => s.instances)) {
     const b = placed(inst, symbols);
@@ -211,6 +288,9 @@ function aggregateBitmap(width: number, height: number, strips: TextStrip[], sym
   }
   return out;
 }
+
+/** 6.5.10: the export flags as runs of equal flags, the first run (possibly empty) of symbols not exported */
+export const exportRuns = (exported: boolean[]): number[] => runsOf(exported);
 
 /** A symbol dictionary segment's whole data field (7.4.2.1), then the coded dictionary (6.5); also the new symbols as coded. */
 export function encodeSymbolDictionary(spec: DictionarySpec): { data: Uint8Array; newSymbols: Bitmap[] } {
@@ -280,17 +360,6 @@ export function encodeSymbolDictionary(spec: DictionarySpec): { data: Uint8Array
     }
     encodeInt(mq, iadw, null);
   }
-  // 6.5.10: runs of equal flags, the first run (possibly empty) of symbols not exported
-  let flag = false;
-  let run = 0;
-  for (const f of spec.exported) {
-    if (f === flag) run++;
-    else {
-      encodeInt(mq, iaex, run);
-      flag = f;
-      run = 1;
-    }
-  }
-  encodeInt(mq, iaex, run);
+  for (const run of exportRuns(spec.exported)) encodeInt(mq, iaex, run);
   return { data: Uint8Array.from([...header, ...mq.flush()]), newSymbols };
 }

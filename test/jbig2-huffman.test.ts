@@ -21,7 +21,7 @@ import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Region
 import { decodeSymbolDictionary, decodeTextRegion } from '../src/analyzer/layerQuality/jbig2Symbols';
 import { prng } from '../scripts/fuzz';
 import { pageInfo, regionInfo, segment } from '../scripts/jbig2-segments';
-import type { SymbolSpec, TextInstance, TextStrip } from '../scripts/jbig2-symbol-encoder';
+import type { SymbolSpec, TextStrip } from '../scripts/jbig2-symbol-encoder';
 import {
   assignCodes,
   BitWriter,
@@ -36,62 +36,12 @@ import {
   tableLines,
   writeSymbolIdTable,
 } from '../scripts/jbig2-huffman-encoder';
-
-const never = () => false;
-
-// (test/jbig2-symbols.test.ts has helpers like these; a test file cannot be imported without running its tests)
-function glyph(rand: () => number, width: number, height: number, density = 0.45): Bitmap {
-  const b = newBitmap(width, height);
-  for (let i = 0; i < b.data.length; i++) b.data[i] = rand() < density ? 1 : 0;
-  return b;
-}
-
-/** a copy of `b` with a few pixels flipped, in another size if asked (what a refinement codes) */
-function variant(rand: () => number, b: Bitmap, width = b.width, height = b.height): Bitmap {
-  const out = newBitmap(width, height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) out.data[y * width + x] = x < b.width && y < b.height ? b.data[y * b.width + x] : 0;
-  for (let k = 0; k < 3; k++) out.data[Math.floor(rand() * out.data.length)] ^= 1;
-  return out;
-}
-
-/** combines `b` into `region` with its top-left pixel at (x, y) by operator `op` (0 OR, 1 AND, 2 XOR, 3 XNOR), clipped */
-function put(region: Bitmap, b: Bitmap, x: number, y: number, op = 0): void {
-  for (let j = 0; j < b.height; j++)
-    for (let i = 0; i < b.width; i++) {
-      const X = x + i;
-      const Y = y + j;
-      if (X < 0 || Y < 0 || X >= region.width || Y >= region.height) continue;
-      const r = region.data[Y * region.width + X];
-      const s = b.data[j * b.width + i];
-      region.data[Y * region.width + X] = op === 0 ? r | s : op === 1 ? r & s : op === 2 ? r ^ s : 1 - (r ^ s);
-    }
-}
-
-function render(w: number, h: number, symbols: Bitmap[], strips: TextStrip[], defPixel = 0, op = 0): Bitmap {
-  const out = newBitmap(w, h);
-  out.data.fill(defPixel);
-  for (const strip of strips) for (const inst of strip.instances) put(out, inst.refine?.bitmap ?? symbols[inst.id], inst.x, inst.y, op);
-  return out;
-}
+import { assertBitmap, assertSymbols, directSymbols, glyph, layout, never, put, render, variant } from './jbig2-helpers';
 
 function bitmapOf(width: number, rows: number[]): Bitmap {
   const b = newBitmap(width, rows.length / width);
   b.data.set(rows);
   return b;
-}
-
-function assertBitmap(actual: Bitmap | string, expected: Bitmap, what: string): void {
-  if (typeof actual === 'string') assert.fail(`${what}: ${actual}`);
-  assert.equal(actual.width, expected.width, `${what}: width`);
-  assert.equal(actual.height, expected.height, `${what}: height`);
-  assert.ok(Buffer.from(actual.data).equals(Buffer.from(expected.data)), `${what}: pixels differ`);
-}
-
-function assertSymbols(actual: Bitmap[] | string, expected: Bitmap[], what: string): void {
-  if (typeof actual === 'string') assert.fail(`${what}: ${actual}`);
-  assert.equal(actual.length, expected.length, `${what}: exported count`);
-  actual.forEach((b, i) => assertBitmap(b, expected[i], `${what}, symbol ${i}`));
 }
 
 /** a string of 0s and 1s as bytes, the last padded with 0s */
@@ -264,10 +214,13 @@ test('a tables segment: its fields and lines as written, decoded as the lines sa
   assert.equal(overlap.decode(new BitReader(bytesOf('11' + bin(2, 32)), 0)), 13);
 });
 
-test('a symbol ID table: run code lengths, lengths in run codes 0–34, codes assigned by B.3', () => {
-  // 202 symbols: 8 of 5 bits (the length, code 32 repeating it six times, the length again), 5 zeros (33), 4 of 4 bits
-  // (the length, 32 three times), 13 zeros (34), one of 2 bits, 169 zeros (34 twice), 2 of 3 bits: a complete code
-  const lengths = [
+/**
+ * Symbol ID code lengths of 202 symbols: 8 of 5 bits (the length, code 32 repeating it six times, the length again),
+ * 5 zeros (33), 4 of 4 bits (the length, 32 three times), 13 zeros (34), one of 2 bits, 169 zeros (34 twice), 2 of 3
+ * bits: a complete code; the symbols used are 0–7, 13–16, 30, 200, 201.
+ */
+function runCodedLengths(): number[] {
+  return [
     ...Array<number>(8).fill(5),
     ...Array<number>(5).fill(0),
     ...Array<number>(4).fill(4),
@@ -277,6 +230,10 @@ test('a symbol ID table: run code lengths, lengths in run codes 0–34, codes as
     3,
     3,
   ];
+}
+
+test('a symbol ID table: run code lengths, lengths in run codes 0–34, codes assigned by B.3', () => {
+  const lengths = runCodedLengths();
   assert.equal(
     lengths.reduce((s, p) => s + (p ? 2 ** -p : 0), 0),
     1,
@@ -413,7 +370,7 @@ test('Huffman dictionaries of direct symbols: every DH, DW and BMSIZE table, unc
           const exported = [...input, ...fresh].map(() => rand() < 0.6);
           const { data, tables, newSymbols } = encodeHuffmanDictionary({
             input,
-            classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })),
+            classes: directSymbols(classes),
             exported,
             dh,
             dw,
@@ -542,51 +499,6 @@ test('Huffman refinement/aggregate dictionaries: one refined instance and aggreg
       }
 });
 
-interface LayoutOptions {
-  stripSize: number;
-  corner: number;
-  transposed: boolean;
-  refine: boolean;
-  /** a strip may go back up the page (a DT below 1: custom DT tables only) */
-  back: boolean;
-  /** the symbols instances may use (all by default) */
-  ids?: number[];
-}
-
-/** instances in strips as the decoder must place them: T of the reference corner within its strip, S gaps (overlaps too) */
-function layout(rand: () => number, symbols: Bitmap[], o: LayoutOptions): TextStrip[] {
-  const strips: TextStrip[] = [];
-  const right = o.corner === 2 || o.corner === 3;
-  const bottom = o.corner === 0 || o.corner === 2;
-  const ids = o.ids ?? symbols.map((_, i) => i);
-  let t = -o.stripSize;
-  for (let k = 0; k < 5; k++) {
-    t += o.back && k === 3 ? -2 * o.stripSize : o.stripSize * (1 + Math.floor(rand() * Math.max(1, 8 / o.stripSize)));
-    const instances: TextInstance[] = [];
-    let s = Math.floor(rand() * 10) - 4;
-    for (let i = 0, n = 1 + Math.floor(rand() * 5); i < n; i++) {
-      const id = ids[Math.floor(rand() * ids.length)];
-      const sym = symbols[id];
-      const refine =
-        o.refine && rand() < 0.5
-          ? {
-              bitmap: variant(rand, sym, sym.width + Math.floor(rand() * 3) - 1, sym.height + Math.floor(rand() * 3) - 1),
-              rdx: Math.floor(rand() * 3) - 1,
-              rdy: Math.floor(rand() * 3) - 1,
-            }
-          : undefined;
-      const b = refine?.bitmap ?? sym;
-      const tt = t + Math.floor(rand() * o.stripSize);
-      const x = o.transposed ? (right ? tt - b.width + 1 : tt) : s;
-      const y = o.transposed ? s : bottom ? tt - b.height + 1 : tt;
-      instances.push({ id, x, y, ...(refine ? { refine } : {}) });
-      s += (o.transposed ? b.height : b.width) + Math.floor(rand() * 5) - 2;
-    }
-    strips.push({ t, instances });
-  }
-  return strips;
-}
-
 const tableName = (c: TableChoice) => (typeof c === 'number' ? `B.${c}` : 'custom');
 
 test('Huffman text regions: every corner, transposition, 1–8 strip rows, every table selector, refined instances', () => {
@@ -667,16 +579,7 @@ test('Huffman text regions: every corner, transposition, 1–8 strip rows, every
 test('Huffman text regions: symbol ID lengths in run codes 32, 33 and 34, and 256 symbols of 8 bits', () => {
   const rand = prng(400);
   // as in the symbol ID table test: 202 symbols, used ones 0–7, 13–16, 30, 200, 201
-  const lengths = [
-    ...Array<number>(8).fill(5),
-    ...Array<number>(5).fill(0),
-    ...Array<number>(4).fill(4),
-    ...Array<number>(13).fill(0),
-    2,
-    ...Array<number>(169).fill(0),
-    3,
-    3,
-  ];
+  const lengths = runCodedLengths();
   const symbols = lengths.map(() => glyph(rand, 2 + Math.floor(rand() * 6), 2 + Math.floor(rand() * 6)));
   const ids = lengths.flatMap((l, i) => (l ? [i] : []));
   const strips = layout(rand, symbols, { stripSize: 2, corner: 1, transposed: false, refine: true, back: false, ids });
@@ -698,7 +601,7 @@ test('a whole stream: page information, tables segments, a Huffman dictionary an
   // the dictionary's DW table is tables segment 1; it exports all its symbols but the first
   const dict = encodeHuffmanDictionary({
     input: [],
-    classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })),
+    classes: directSymbols(classes),
     exported: fresh.map((_, i) => i > 0),
     dh: 5,
     dw: CUSTOM.ds,
@@ -766,7 +669,7 @@ function checkResult(r: Bitmap | Bitmap[] | string): void {
 test('damage gives error strings: every truncation, random bit flips', () => {
   const rand = prng(600);
   const input = [glyph(rand, 5, 7), glyph(rand, 3, 4)];
-  const classes = directClasses(rand, 5, 3).map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap): SymbolSpec => ({ bitmap })) }));
+  const classes = directSymbols(directClasses(rand, 5, 3));
   const exported = [...input, ...classes.flatMap((c) => c.symbols)].map((_, i) => i % 2 === 1);
   const plain = encodeHuffmanDictionary({ input, classes, exported, dh: 5, dw: 3 });
   const mmr = encodeHuffmanDictionary({ input, classes, exported, dh: CUSTOM.dh, dw: 3, bmSize: CUSTOM.bmSize, mmr: true });

@@ -6,51 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Bitmap, newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 import { decodeSymbolDictionary, decodeTextRegion } from '../src/analyzer/layerQuality/jbig2Symbols';
-import { encodeSymbolDictionary, encodeTextRegion, type SymbolSpec, type TextInstance, type TextStrip } from '../scripts/jbig2-symbol-encoder';
+import { encodeSymbolDictionary, encodeTextRegion, type SymbolSpec, type TextStrip } from '../scripts/jbig2-symbol-encoder';
 import { prng } from '../scripts/fuzz';
-
-const never = () => false;
-
-function glyph(rand: () => number, width: number, height: number, density = 0.45): Bitmap {
-  const b = newBitmap(width, height);
-  for (let i = 0; i < b.data.length; i++) b.data[i] = rand() < density ? 1 : 0;
-  return b;
-}
-
-/** a copy of `b` with a few pixels flipped and, if asked, another size (what a refinement codes) */
-function variant(rand: () => number, b: Bitmap, width = b.width, height = b.height): Bitmap {
-  const out = newBitmap(width, height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) out.data[y * width + x] = x < b.width && y < b.height ? b.data[y * b.width + x] : 0;
-  for (let k = 0; k < 3; k++) out.data[Math.floor(rand() * out.data.length)] ^= 1;
-  return out;
-}
-
-/** combines `b` into `region` with its top-left pixel at (x, y), by operator `op` (0 OR, 1 AND, 2 XOR, 3 XNOR), clipped */
-function put(region: Bitmap, b: Bitmap, x: number, y: number, op = 0): void {
-  for (let j = 0; j < b.height; j++)
-    for (let i = 0; i < b.width; i++) {
-      const X = x + i;
-      const Y = y + j;
-      if (X < 0 || Y < 0 || X >= region.width || Y >= region.height) continue;
-      const r = region.data[Y * region.width + X];
-      const s = b.data[j * b.width + i];
-      region.data[Y * region.width + X] = op === 0 ? r | s : op === 1 ? r & s : op === 2 ? r ^ s : 1 - (r ^ s);
-    }
-}
-
-function assertBitmap(actual: Bitmap | string, expected: Bitmap, what: string): void {
-  if (typeof actual === 'string') assert.fail(`${what}: ${actual}`);
-  assert.equal(actual.width, expected.width, what);
-  assert.equal(actual.height, expected.height, what);
-  assert.ok(Buffer.from(actual.data).equals(Buffer.from(expected.data)), `${what}: pixels differ`);
-}
-
-function assertSymbols(actual: Bitmap[] | string, expected: Bitmap[], what: string): void {
-  if (typeof actual === 'string') assert.fail(`${what}: ${actual}`);
-  assert.equal(actual.length, expected.length, `${what}: exported count`);
-  actual.forEach((b, i) => assertBitmap(b, expected[i], `${what}, symbol ${i}`));
-}
+import { assertBitmap, assertSymbols, directSymbols, glyph, layout, type LayoutOptions, never, put, render, variant } from './jbig2-helpers';
 
 /** input symbols, classes of new ones, export flags: the dictionary of the direct-coding tests */
 function directDictionary(rand: () => number) {
@@ -74,7 +32,7 @@ test('a directly coded symbol dictionary exports the chosen input and new symbol
   for (const template of [0, 1, 2, 3] as const) {
     const { data } = encodeSymbolDictionary({
       input,
-      classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })),
+      classes: directSymbols(classes),
       exported,
       template,
     });
@@ -89,7 +47,7 @@ test('a directly coded symbol dictionary exports the chosen input and new symbol
   ];
   const { data } = encodeSymbolDictionary({
     input,
-    classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })),
+    classes: directSymbols(classes),
     exported,
     at,
   });
@@ -191,48 +149,12 @@ test('a refinement/aggregate dictionary: single instances refined from input and
   }
 });
 
-/** Symbol instances laid out in strips as the decoder must place them: (S, T) of the reference corner, then top-left. */
-function layout(rand: () => number, symbols: Bitmap[], o: { stripSize: number; corner: number; transposed: boolean; refine: boolean }) {
-  const strips: TextStrip[] = [];
-  const right = o.corner === 2 || o.corner === 3;
-  const bottom = o.corner === 0 || o.corner === 2;
-  let t = -o.stripSize;
-  for (let k = 0; k < 5; k++) {
-    // strips mostly go down the page; one goes back up (a negative IADT)
-    t += k === 3 ? -2 * o.stripSize : o.stripSize * Math.ceil((1 + Math.floor(rand() * 8)) / o.stripSize);
-    const instances: TextInstance[] = [];
-    let s = Math.floor(rand() * 10) - 4;
-    const n = 1 + Math.floor(rand() * 5);
-    for (let i = 0; i < n; i++) {
-      const id = Math.floor(rand() * symbols.length);
-      const sym = symbols[id];
-      const refine =
-        o.refine && rand() < 0.5
-          ? {
-              bitmap: variant(rand, sym, sym.width + Math.floor(rand() * 3) - 1, sym.height + Math.floor(rand() * 3) - 1),
-              rdx: Math.floor(rand() * 3) - 1,
-              rdy: Math.floor(rand() * 3) - 1,
-            }
-          : undefined;
-      const b = refine?.bitmap ?? sym;
-      const tt = t + Math.floor(rand() * o.stripSize);
-      // the reference corner's T is its row (column when transposed); S runs from the first column (row)
-      const x = o.transposed ? (right ? tt - b.width + 1 : tt) : s;
-      const y = o.transposed ? s : bottom ? tt - b.height + 1 : tt;
-      instances.push({ id, x, y, ...(refine ? { refine } : {}) });
-      // the next starts a gap after this one's last column (row); gaps of −2 overlap
-      s += (o.transposed ? b.height : b.width) + Math.floor(rand() * 5) - 2;
-    }
-    strips.push({ t, instances });
-  }
-  return strips;
-}
-
-function render(w: number, h: number, symbols: Bitmap[], strips: TextStrip[], defPixel: number, op: number): Bitmap {
-  const out = newBitmap(w, h);
-  out.data.fill(defPixel);
-  for (const strip of strips) for (const inst of strip.instances) put(out, inst.refine?.bitmap ?? symbols[inst.id], inst.x, inst.y, op);
-  return out;
+/**
+ * Instances in strips (the helpers' layout) with these tests' strip steps: whole strips covering 1–8 rows; the fourth
+ * strip goes back up the page (a negative IADT).
+ */
+function stripLayout(rand: () => number, symbols: Bitmap[], o: Pick<LayoutOptions, 'stripSize' | 'corner' | 'transposed' | 'refine'>): TextStrip[] {
+  return layout(rand, symbols, { ...o, back: true, step: (r, size) => size * Math.ceil((1 + Math.floor(r() * 8)) / size) });
 }
 
 test('text regions: every reference corner, transposed or not, strips of 1 and 4 rows, SBDSOFFSET', () => {
@@ -244,7 +166,7 @@ test('text regions: every reference corner, transposed or not, strips of 1 and 4
       for (const stripSize of [1, 4])
         for (const dsOffset of [0, 3, -5]) {
           const o = { stripSize, corner, transposed, refine: false };
-          const strips = layout(rand, symbols, o);
+          const strips = stripLayout(rand, symbols, o);
           const data = encodeTextRegion({ symbols, strips, stripSize, refCorner: corner, transposed, dsOffset });
           const what = `corner ${corner}, ${transposed ? 'transposed' : 'upright'}, SBSTRIPS ${stripSize}, SBDSOFFSET ${dsOffset}`;
           assertBitmap(decodeTextRegion(data, 40, 30, symbols, never), render(40, 30, symbols, strips, 0, 0), what);
@@ -260,7 +182,7 @@ test('text regions: combination operators, default pixel 1, 2 and 8 strip rows',
     for (const defPixel of [0, 1])
       for (const stripSize of [2, 8]) {
         const o = { stripSize, corner: combOp, transposed: defPixel === 1, refine: false };
-        const strips = layout(rand, symbols, o);
+        const strips = stripLayout(rand, symbols, o);
         const data = encodeTextRegion({ symbols, strips, stripSize, refCorner: o.corner, transposed: o.transposed, dsOffset: -1, combOp, defPixel });
         assertBitmap(
           decodeTextRegion(data, 33, 27, symbols, never),
@@ -277,7 +199,7 @@ test('text regions with refined instances, both refinement templates, every corn
     for (const corner of [0, 1, 2, 3])
       for (const transposed of [false, true]) {
         const o = { stripSize: 4, corner, transposed, refine: true };
-        const strips = layout(rand, symbols, o);
+        const strips = stripLayout(rand, symbols, o);
         assert.ok(strips.some((s) => s.instances.some((i) => i.refine)));
         const rAt = [
           { x: -2, y: -1 },
@@ -335,7 +257,7 @@ test('a hand-placed text region: bottom-left corners, T counted from the strip, 
 test('refused: shared coding contexts, counts that disagree', () => {
   const rand = prng(40);
   const { input, classes, exported } = directDictionary(rand);
-  const spec = { input, classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })), exported };
+  const spec = { input, classes: directSymbols(classes), exported };
   for (const f of [0x100, 0x200])
     assert.equal(typeof decodeSymbolDictionary(encodeSymbolDictionary({ ...spec, extraFlags: f }).data, input, never), 'string');
   // SDNUMEXSYMS one off; SDNUMNEWSYMS one short (a symbol more than declared)
@@ -379,11 +301,11 @@ test('garbage, truncated and bit-flipped data never throw, and a clock stops lon
   const { input, classes, exported } = directDictionary(rand);
   const dict = encodeSymbolDictionary({
     input,
-    classes: classes.map((c) => ({ height: c.height, symbols: c.symbols.map((bitmap) => ({ bitmap })) })),
+    classes: directSymbols(classes),
     exported,
   }).data;
   const symbols = Array.from({ length: 6 }, () => glyph(rand, 2 + Math.floor(rand() * 8), 2 + Math.floor(rand() * 8)));
-  const strips = layout(rand, symbols, { stripSize: 4, corner: 1, transposed: false, refine: true });
+  const strips = stripLayout(rand, symbols, { stripSize: 4, corner: 1, transposed: false, refine: true });
   const text = encodeTextRegion({ symbols, strips, stripSize: 4, refine: true });
   const check = (r: unknown) => assert.ok(typeof r === 'string' || Array.isArray(r) || (typeof r === 'object' && r !== null && 'data' in r));
   for (let n = 0; n <= dict.length; n++) check(decodeSymbolDictionary(dict.subarray(0, n), input, never));

@@ -11,6 +11,9 @@
  * its correction bits). With `dcOnly`, AC scans are passed over: the block means need only the DC coefficients.
  *
  * Bounded: the coefficients are the caller's buffer (sized and charged by it); the clock is read every block row.
+ *
+ * Its bit reader (fill, decodeSym) repeats the baseline scan's in jpeg.ts on purpose: there the bit buffer is a pair of
+ * locals that the hot loops (the AC value and skip tables) read in place, which an object shared by both would not be.
  */
 
 /** what the decoder reads of a Huffman table (jpeg.ts builds them) */
