@@ -48,8 +48,7 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
   const imageMask = r.resolve(dict.get('ImageMask') ?? dict.get('IM')) === true;
   const w = r.resolve(dict.get('Width') ?? dict.get('W'));
   const h = r.resolve(dict.get('Height') ?? dict.get('H'));
-  const f = r.resolve(dict.get('Filter') ?? dict.get('F'));
-  const filter = typeof f === 'string' ? f : Array.isArray(f) && typeof f[f.length - 1] === 'string' ? (f[f.length - 1] as string) : undefined;
+  const filter = lastFilter(r, dict);
   if (!rect) return;
   const va = area(s.visible);
   const box: ImageBox = { rect, share: va > 0 ? area(rect) / va : 0, kind };
@@ -74,10 +73,8 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
         if (!(m instanceof PdfStream) || (bpc !== 1 && !(mask === 'stencil' && bpc === undefined))) continue;
         const mw = r.resolve(m.dict.get('Width'));
         const mh = r.resolve(m.dict.get('Height'));
-        const mf = r.resolve(m.dict.get('Filter'));
-        const mfilter =
-          typeof mf === 'string' ? mf : Array.isArray(mf) && typeof mf[mf.length - 1] === 'string' ? (mf[mf.length - 1] as string) : undefined;
-        if (isNumber(mw) && isNumber(mh)) addScanImage(scanImages, s, { stream: m, ctm: g.ctm, rect, width: mw, height: mh, filter: mfilter, mask });
+        if (isNumber(mw) && isNumber(mh))
+          addScanImage(scanImages, s, { stream: m, ctm: g.ctm, rect, width: mw, height: mh, filter: lastFilter(r, m.dict), mask });
       }
     }
   }
@@ -86,6 +83,12 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
   if (opaque && s.runs.length > 0) hideRunsUnder(s, rect);
   // after hiding: an image painted through clip-mode text shows those glyphs rather than covering them
   if (g.textClip) revealClipText(s, g, rect);
+}
+
+/** an image's last filter (the one that holds its coding, e.g. DCTDecode), if it names one */
+function lastFilter(r: PageScanner['r'], dict: PdfDict): string | undefined {
+  const f = r.resolve(dict.get('Filter') ?? dict.get('F'));
+  return typeof f === 'string' ? f : Array.isArray(f) && typeof f[f.length - 1] === 'string' ? (f[f.length - 1] as string) : undefined;
 }
 
 function addScanImage(list: ScanImage[], s: PageScanner, im: ScanImage): void {
