@@ -810,3 +810,20 @@ test('refused with an error string: custom tables not referred, undefined select
   const oobDict = Uint8Array.from([0, 0x0d, 0, 0, 0, 1, 0, 0, 0, 1, ...d.finish()]);
   assert.equal(decodeSymbolDictionary(oobDict, [], never, undefined, segmentTables([dhOob])), 'symbol dictionary: out-of-band height class delta');
 });
+
+test('the tables a stream keeps are bounded: 4,096 lines a table, 65,536 in all', () => {
+  // a table of 4,097 one-value lines (HTLOW 0 to HTHIGH 4,097), then one of 4,096
+  const long = (n: number) =>
+    encodeTableSegment({ low: 0, lines: Array.from({ length: n }, () => [13, 0] as [number, number]), lower: 13, upper: 13 });
+  assert.throws(() => decodeTableSegment(long(4097)), /more than 4096 lines/);
+  assert.equal(decodeTableSegment(long(4096)).size, 4098);
+  const page = segment(0, 48, pageInfo(8, 8));
+  const why = (segs: number[][]) => {
+    const r = decodeJbig2(new Uint8Array([...page, ...segs.flat()]), undefined, 8, 8, 256, never);
+    return r.ok ? 'read' : r.error;
+  };
+  // each such table counts 4,099 lines: fifteen are 61,485, sixteen 65,584 (the sixteenth is refused)
+  const tables = (n: number) => Array.from({ length: n }, (_, i) => segment(i + 1, 53, long(4096)));
+  assert.equal(why([...tables(15), segment(16, 49, [])]), 'read');
+  assert.match(why(tables(16)), /Huffman tables are larger than the decoder keeps/);
+});

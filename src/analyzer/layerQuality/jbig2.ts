@@ -18,6 +18,20 @@ import { decodeTableSegment, HuffmanError, type HuffmanTable } from './jbig2Huff
 import { decodeSymbolDictionary, decodeTextRegion } from './jbig2Symbols';
 import { MqDecoder } from './mq';
 
+/** Huffman table lines the tables segments of a stream (and its globals) may keep, each ~10 bytes */
+const TABLE_LINES_HELD = 1 << 16;
+
+/**
+ * A tables segment's table, kept in `tables` while the tables kept hold at most TABLE_LINES_HELD lines in all (`held`,
+ * counted as they come; a table counts one line more, so that empty ones are counted too).
+ */
+function keepTable(s: Segment, tables: Map<number, HuffmanTable>, held: { lines: number }): void {
+  const t = decodeTableSegment(s.data);
+  held.lines += t.size + 1;
+  if (held.lines > TABLE_LINES_HELD) fail('its Huffman tables are larger than the decoder keeps');
+  tables.set(s.number, t);
+}
+
 /** pixels one segment may decode, and the segments kept may hold, in pages' worth */
 const SEGMENT_PAGES = 4;
 const HELD_PAGES = 4;
@@ -203,11 +217,12 @@ export function decodeJbig2Globals(
   try {
     const dictionaries = new Map<number, Bitmap[]>();
     const tables = new Map<number, HuffmanTable>();
+    const held = { lines: 0 };
     let pixels = 0;
     for (const s of segmentsOf(globals)) {
       if (outOfTime()) fail(TIME);
       // globals hold dictionaries and tables; a region there belongs to no page
-      if (s.type === 53) tables.set(s.number, decodeTableSegment(s.data));
+      if (s.type === 53) keepTable(s, tables, held);
       if (s.type !== 0) continue;
       const symbols = dictionary(s, dictionaries, tables, width, height, outOfTime, deadline);
       pixels += symbols.reduce((a, b) => a + b.width * b.height, 0);
@@ -277,6 +292,8 @@ function decode(
   const segments = segmentsOf(data);
   const dictionaries = new Map<number, Bitmap[]>(globals?.dictionaries);
   const tables = new Map<number, HuffmanTable>(globals?.tables);
+  const tableLines = { lines: 0 };
+  for (const t of tables.values()) tableLines.lines += t.size + 1;
   const regions = new Map<number, Bitmap>();
   let held = 0;
   const keep = (pixels: number) => {
@@ -353,7 +370,7 @@ function decode(
         fail('a halftone region or pattern dictionary');
         break;
       case 53:
-        tables.set(s.number, decodeTableSegment(d));
+        keepTable(s, tables, tableLines);
         break;
       case 49:
       case 51:

@@ -74,6 +74,8 @@ export type Line = [number, number, number, number?];
 
 /** the longest prefix or range a table may have (the standard's own reach 32 bits at most) */
 const MAX_BITS = 32;
+/** lines a tables segment's table may have */
+const MAX_TABLE_LINES = 4096;
 
 /**
  * A Huffman table (B.2): lines of (PREFLEN, RANGELEN, RANGELOW), the lower range line, the upper one and an OOB line if
@@ -82,39 +84,73 @@ const MAX_BITS = 32;
  * run of them.
  */
 export class HuffmanTable {
-  /** per prefix length: its first code, how many lines have it, and where they start in `byLength` */
-  private readonly first: number[] = [];
-  private readonly count: number[] = [];
-  private readonly start: number[] = [];
-  private readonly byLength: Line[];
+  /** per prefix length: its first code, how many lines have it, and where they start in the line arrays */
+  private readonly first = new Float64Array(MAX_BITS + 1);
+  private readonly count = new Int32Array(MAX_BITS + 1);
+  private readonly start = new Int32Array(MAX_BITS + 1);
+  /**
+   * the coded lines by prefix length, then in the table's order: RANGELEN, RANGELOW and kind (typed arrays: a text
+   * region's symbol ID table has a line per symbol)
+   */
+  private readonly rangeLen: Uint8Array;
+  private readonly rangeLow: Float64Array;
+  private readonly kind: Uint8Array;
   private readonly maxLength: number;
+  /** lines with a code (what the table holds) */
+  readonly size: number;
   readonly hasOob: boolean;
 
-  /** lines in the table's order; a HuffmanError for a prefix or range over 32 bits */
-  constructor(lines: readonly Line[]) {
-    const count = new Array<number>(MAX_BITS + 1).fill(0);
+  /**
+   * Lines in the table's order, as PREFLEN, RANGELEN and RANGELOW per line (and kinds: LOWER, OOB, or 0); a
+   * HuffmanError for a prefix or range over 32 bits
+   */
+  constructor(prefLen: ArrayLike<number>, rangeLen: ArrayLike<number>, rangeLow: ArrayLike<number>, kind?: ArrayLike<number>) {
+    const n = prefLen.length;
     let max = 0;
-    for (const [p, r] of lines) {
+    let oob = false;
+    for (let i = 0; i < n; i++) {
+      const p = prefLen[i];
+      const r = rangeLen[i];
       if (!(p >= 0 && p <= MAX_BITS && r >= 0 && r <= MAX_BITS)) throw new HuffmanError(`a Huffman table line of ${p} + ${r} bits`);
-      count[p]++;
+      this.count[p]++;
       if (p > max) max = p;
+      if (p > 0 && kind && kind[i] === OOB) oob = true;
     }
     this.maxLength = max;
-    this.hasOob = lines.some((l) => l[3] === OOB && l[0] > 0);
+    this.hasOob = oob;
     // B.3: FIRSTCODE[len] = (FIRSTCODE[len − 1] + LENCOUNT[len − 1]) × 2, with LENCOUNT[0] taken as 0; a length's codes
     // go to its lines in their order
     let code = 0;
     let at = 0;
     for (let len = 1; len <= max; len++) {
-      code = (code + (len > 1 ? count[len - 1] : 0)) * 2;
+      code = (code + (len > 1 ? this.count[len - 1] : 0)) * 2;
       this.first[len] = code;
-      this.count[len] = count[len];
       this.start[len] = at;
-      at += count[len];
+      at += this.count[len];
     }
+    this.size = at;
+    this.rangeLen = new Uint8Array(at);
+    this.rangeLow = new Float64Array(at);
+    this.kind = new Uint8Array(at);
     const next = this.start.slice();
-    this.byLength = new Array<Line>(at);
-    for (const l of lines) if (l[0] > 0) this.byLength[next[l[0]]++] = l;
+    for (let i = 0; i < n; i++) {
+      const p = prefLen[i];
+      if (p === 0) continue;
+      const k = next[p]++;
+      this.rangeLen[k] = rangeLen[i];
+      this.rangeLow[k] = rangeLow[i];
+      this.kind[k] = kind ? kind[i] : 0;
+    }
+  }
+
+  /** a table of lines [PREFLEN, RANGELEN, RANGELOW, kind?] */
+  static of(lines: readonly Line[]): HuffmanTable {
+    return new HuffmanTable(
+      lines.map((l) => l[0]),
+      lines.map((l) => l[1]),
+      lines.map((l) => l[2]),
+      lines.map((l) => l[3] ?? 0),
+    );
   }
 
   /** the next value, or null for OOB */
@@ -124,10 +160,11 @@ export class HuffmanTable {
       code = code * 2 + r.read();
       const k = code - this.first[len];
       if (k >= 0 && k < this.count[len]) {
-        const [, rangeLen, low, kind] = this.byLength[this.start[len] + k];
+        const i = this.start[len] + k;
+        const kind = this.kind[i];
         if (kind === OOB) return null;
-        const offset = r.bits(rangeLen);
-        return kind === LOWER ? low - offset : low + offset;
+        const offset = r.bits(this.rangeLen[i]);
+        return kind === LOWER ? this.rangeLow[i] - offset : this.rangeLow[i] + offset;
       }
     }
     throw new HuffmanError('a Huffman code its table does not have');
@@ -197,7 +234,7 @@ export const standardLines = (n: number): readonly Line[] => STANDARD[n];
 
 /** Table B.n (1..15), built once */
 export function standardTable(n: number): HuffmanTable {
-  return (standardTables[n] ??= new HuffmanTable(STANDARD[n]));
+  return (standardTables[n] ??= HuffmanTable.of(STANDARD[n]));
 }
 
 /**
@@ -221,13 +258,15 @@ export function decodeTableSegment(data: Uint8Array): HuffmanTable {
     const p = r.bits(prefBits);
     const len = r.bits(rangeBits);
     if (len > MAX_BITS) throw new HuffmanError(`a Huffman table line of ${len} range bits`);
+    // a table's lines are kept (a few hundred in any real one): capped beside the data's own bound
+    if (lines.length >= MAX_TABLE_LINES) throw new HuffmanError(`a Huffman table of more than ${MAX_TABLE_LINES} lines`);
     lines.push([p, len, cur]);
     cur += 2 ** len;
   }
   lines.push([r.bits(prefBits), 32, low - 1, LOWER]);
   lines.push([r.bits(prefBits), 32, high]);
   if (oob) lines.push([r.bits(prefBits), 0, 0, OOB]);
-  return new HuffmanTable(lines);
+  return HuffmanTable.of(lines);
 }
 
 /**
@@ -238,7 +277,7 @@ export function decodeTableSegment(data: Uint8Array): HuffmanTable {
 export function symbolIdTable(r: BitReader, symbols: number): HuffmanTable {
   const runLines: Line[] = [];
   for (let k = 0; k < 35; k++) runLines.push([r.bits(4), 0, k]);
-  const runCodes = new HuffmanTable(runLines);
+  const runCodes = HuffmanTable.of(runLines);
   const lengths: number[] = [];
   while (lengths.length < symbols) {
     const code = runCodes.value(r, 'run code');
@@ -252,5 +291,7 @@ export function symbolIdTable(r: BitReader, symbols: number): HuffmanTable {
   // a repeat may run past the last symbol; what is past it codes nothing
   lengths.length = symbols;
   r.align();
-  return new HuffmanTable(lengths.map((p, id): Line => [p, 0, id]));
+  const ids = new Float64Array(symbols);
+  for (let id = 0; id < symbols; id++) ids[id] = id;
+  return new HuffmanTable(lengths, new Uint8Array(symbols), ids);
 }

@@ -71,8 +71,8 @@ class Damaged extends Error {}
 
 /**
  * Bytes a decode of this JPEG needs beyond its output: a progressive image gathers its luminance's coefficients over
- * its scans, two bytes a pixel (padded to whole MCUs of up to 4 × 4 blocks), or two a block for the block means; a
- * baseline one nothing. Read from the frame header; 0 when there is none.
+ * its scans, two bytes a pixel (padded to whole MCUs: at most three blocks more each way), or two a block for the block
+ * means; a baseline one nothing. Read from the frame header; 0 when there is none.
  */
 export function jpegWorkBytes(buf: Uint8Array, dcOnly: boolean): number {
   for (let p = 2; p + 8 < buf.length;) {
@@ -86,7 +86,7 @@ export function jpegWorkBytes(buf: Uint8Array, dcOnly: boolean): number {
     if (marker === 0xc2) {
       const h = (buf[p + 5] << 8) | buf[p + 6];
       const w = (buf[p + 7] << 8) | buf[p + 8];
-      const blocks = Math.ceil(w / 32) * 4 * Math.ceil(h / 32) * 4;
+      const blocks = (Math.ceil(w / 8) + 3) * (Math.ceil(h / 8) + 3);
       return dcOnly ? 2 * blocks : 128 * blocks;
     }
     p += 2 + ((buf[p + 2] << 8) | buf[p + 3]);
@@ -269,7 +269,7 @@ function decode(buf: Uint8Array, maxPixels: number, outOfTime: () => boolean, sc
           const first = comps[0];
           if (first.h !== hmax || first.v !== vmax)
             return { ok: false, error: 'unsupported', message: 'a progressive image with subsampled luminance' };
-          // the block means need the DC terms only; every other scale all 64 (progressiveBytes charges them)
+          // the block means need the DC terms only; every other scale all 64 (jpegWorkBytes counts them for the caller)
           const stride = scale === 8 ? 1 : 64;
           store = { comp: first, coef: new Int16Array(first.bw * first.bh * stride), stride, columns: first.bw, rows: first.bh };
         }
