@@ -2,12 +2,14 @@
 // and CCITT fax images are read as the score's image evidence the way a JPEG scan is.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { analyzePdfSync } from '../src/analyzer/index';
 import { boxReduce, decodedScan, grayFromSamples, reduceScan } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from '../scripts/fax-encoder';
 import { prng } from '../scripts/fuzz';
-import { makePdf, printInk, printScanPdf } from './pdf-helpers';
+import { makePdf, pdfOf, printInk, printScanPdf } from './pdf-helpers';
 
 test('grayFromSamples reads 8- and 16-bit gray and RGB, 1- to 4-bit gray, palette indices and an inverting /Decode, and refuses too few bytes', () => {
   const gray = grayFromSamples(new Uint8Array([0, 100, 200, 255]), { width: 2, height: 2, components: 1, bitsPerComponent: 8, inverted: false });
@@ -251,4 +253,39 @@ test('a mixed raster page: its full-resolution text mask is read as the scan, no
     assert.ok(Math.abs((part.signals.textInkMissed as number) - 2 / 3) < 0.1, `${name}: ${JSON.stringify(part.signals)}`);
     assert.equal(part.reocr, true, name);
   }
+});
+
+test('a scan stored inline (BI … ID … EI), as fax programs and old scanners store it, is read as the same image XObject is', () => {
+  // the e2e fixture (a JPEG scan under Tesseract layers on four of its five pages) with the scan moved inline
+  const fixture = readFileSync(join(import.meta.dirname, 'fixtures', 'e2e', 'layer-quality.pdf')).toString('latin1');
+  const objs: string[] = [];
+  for (const m of fixture.matchAll(/(?<=\n)(\d+) 0 obj\n([^]*?)\nendobj(?=\n)/g)) objs[Number(m[1]) - 1] = m[2];
+  const jpeg = /stream\n([^]*)\nendstream$/.exec(objs[2])![1];
+  const inline = `BI /W 2448 /H 3168 /BPC 8 /CS /G /F /DCT /L ${jpeg.length} ID ${jpeg} EI`;
+  let moved = 0;
+  const rewritten = objs.map((o) =>
+    o.includes('/Im0 Do')
+      ? o.replace(/<<\s*\/Length \d+ >>\nstream\n([^]*)\nendstream$/, (_, content: string) => {
+          moved++;
+          const c = content.replace('/Im0 Do', inline);
+          return `<< /Length ${c.length} >>\nstream\n${c}\nendstream`;
+        })
+      : o,
+  );
+  assert.equal(moved, 4);
+  // (the rewritten file has no /Info, so no producer: that context is left out of the comparison)
+  const quality = (pdf: Uint8Array) =>
+    analyzePdfSync(pdf, { layerQuality: true }).pages.map((p) => {
+      const q = p.evidence.layerQuality;
+      if (q) delete q.signals.producer;
+      return q;
+    });
+  const want = quality(new Uint8Array(Buffer.from(fixture, 'latin1')));
+  const got = quality(pdfOf(rewritten));
+  // the four scanned pages' scan is read (no note), and every page's score, advice and signals are the XObject's
+  assert.deepEqual(
+    got.map((q) => q?.signals.image),
+    [undefined, undefined, undefined, undefined, 'no scan image'],
+  );
+  assert.deepEqual(got, want);
 });

@@ -210,7 +210,7 @@ function scanOf(
   for (const im of pageScan ? witnessOrder(s.scanImages ?? []) : []) {
     if (scan) break;
     const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
-    if (im.filter === 'DCTDecode' && !im.mask) {
+    if (im.filter !== undefined && stopFilterName(im.filter) === 'DCTDecode' && !im.mask) {
       // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
       const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
       if (dec.data.length > 0) scan = { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
@@ -499,7 +499,7 @@ function sampleLayout(d: PdfDict, doc: OpenedDocument): SampleLayout | undefined
   const bpc = getNumber(r, d, 'BitsPerComponent') ?? getNumber(r, d, 'BPC');
   if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height)) return undefined;
   if (bpc !== 1 && bpc !== 2 && bpc !== 4 && bpc !== 8 && bpc !== 16) return undefined;
-  if (r.resolve(d.get('ImageMask')) === true) return undefined;
+  if (r.resolve(d.get('ImageMask') ?? d.get('IM')) === true) return undefined;
   const cs = r.resolve(d.get('ColorSpace') ?? d.get('CS'));
   const decode = getArray(r, d, 'Decode') ?? getArray(r, d, 'D');
   const inverted = decode !== undefined && r.resolve(decode[0]) === 1 && r.resolve(decode[1]) === 0;

@@ -163,15 +163,26 @@ export function inlineImage(s: PageScanner, lexer: Lexer, parser: Parser, g: GSt
   if (p < lexer.end && isWhite(buf[p])) p++;
   const len = inlineLength(dict);
   let end = -1;
+  let dataEnd = -1;
   if (len !== undefined && p + len <= lexer.end) {
     // Trust the length when EI follows it.
     let q = p + len;
     while (q < lexer.end && isWhite(buf[q])) q++;
-    if (buf[q] === 69 && buf[q + 1] === 73 && (q + 2 >= lexer.end || !isRegular(buf[q + 2]))) end = q + 2;
+    if (buf[q] === 69 && buf[q + 1] === 73 && (q + 2 >= lexer.end || !isRegular(buf[q + 2]))) {
+      end = q + 2;
+      dataEnd = p + len;
+    }
   }
-  if (end < 0) end = findEI(buf, p, lexer.end);
+  if (end < 0) {
+    end = findEI(buf, p, lexer.end);
+    // the data ends before EI and the white space before it
+    dataEnd = Math.max(p, end - 2);
+    if (dataEnd > p && isWhite(buf[dataEnd - 1])) dataEnd--;
+  }
   lexer.pos = end;
-  addImage(s, g, dict, 'inline');
+  // for the layer-quality score, the data as a stream of its own (not copied; inline data is never encrypted apart from
+  // its content stream): a fax program or an old scanner may store a whole page's scan inline
+  addImage(s, g, dict, 'inline', s.scanImages ? new PdfStream(dict, buf.subarray(p, dataEnd), undefined) : undefined);
 }
 
 /** Byte length of inline image data when it can be known: /L, or unfiltered data from its dimensions. */
