@@ -4,13 +4,14 @@
  * office scanners and archives do; `--as palette16` posterises it to 16 grays and stores their indices, 4 bits a
  * pixel, Flate-compressed under an /Indexed palette, as OCRmyPDF's optimisation (pngquant) does; `--as jpx` stores
  * it as JPEG 2000 (a JP2 file, the 9/7 wavelet at compression ratio `--rate`), as archives do; `--as jbig2`
- * thresholds it as for Group 4 and stores it as a JBIG2 generic region, as OCRmyPDF does; `--as progressive` rewrites
+ * thresholds it as for Group 4 and stores it as a JBIG2 generic region, as OCRmyPDF does (`--as jbig2huffman`: the
+ * same pixels as Huffman-coded JBIG2 text, tiles in a dictionary); `--as progressive` rewrites
  * the JPEG as a progressive one without loss (libjpeg's `jpegtran -progressive`: the same coefficients, so the scores
  * must not move), as images prepared for the web are stored. The layers, labels and
  * truth stay as they are (links to the split's), so `npm run ocr-quality -- --data OUT` measures the score on the same
  * pages read through another kind of scan: how much of its image evidence survives, and the decoders.
  *
- *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx|jbig2|progressive] [--threshold 55] [--rate 20]
+ *   node --import tsx scripts/ocr-split-recode.ts --out DIR [--data ../shared/ocr-quality] [--as g4|palette16|jpx|jbig2|jbig2huffman|progressive] [--threshold 55] [--rate 20]
  *
  * Per file: `qpdf --qdf` (streams uncompressed, one object a line), each DCTDecode image's JPEG read by ImageMagick's
  * `convert` (for g4: thresholded to a one-strip Group 4 TIFF, whose strip is the image's new data; for palette16: its
@@ -26,7 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { arg, have } from './ocr-split-sources';
-import { jbig2PageStream } from './jbig2-segments';
+import { jbig2HuffmanPageStream, jbig2PageStream } from './jbig2-segments';
 import { newBitmap } from '../src/analyzer/layerQuality/jbig2Regions';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,8 +55,8 @@ export function tiffStrip(tiff: Uint8Array): { strip: Uint8Array; blackIsZero: b
 
 const latin1 = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 
-export type Recoding = 'g4' | 'palette16' | 'jpx' | 'jbig2' | 'progressive';
-const RECODINGS: readonly string[] = ['g4', 'palette16', 'jpx', 'jbig2', 'progressive'];
+export type Recoding = 'g4' | 'palette16' | 'jpx' | 'jbig2' | 'jbig2huffman' | 'progressive';
+const RECODINGS: readonly string[] = ['g4', 'palette16', 'jpx', 'jbig2', 'jbig2huffman', 'progressive'];
 
 /** The QDF file with each DCTDecode image stored as `as` says (lengths left for fix-qdf). */
 function recode(qdf: string, work: string, as: Recoding, threshold: number, rate: number): { out: string; images: number } {
@@ -77,8 +78,8 @@ function recode(qdf: string, work: string, as: Recoding, threshold: number, rate
         ? group4(work, w, h, threshold)
         : as === 'jpx'
           ? jpx(work, rate)
-          : as === 'jbig2'
-            ? jbig2(work, w, h, threshold)
+          : as === 'jbig2' || as === 'jbig2huffman'
+            ? jbig2(work, w, h, threshold, as === 'jbig2huffman')
             : as === 'progressive'
               ? progressive(work)
               : palette16(work, w, h);
@@ -129,8 +130,11 @@ function jpx(work: string, rate: number): Recoded | undefined {
   return { data: new Uint8Array(readFileSync(join(work, 'i.jp2'))), filter: '/Filter /JPXDecode', bpc: 8, colorSpace: '' };
 }
 
-/** work/i.jpg thresholded as for Group 4, as a JBIG2 generic region (the test-only coder of scripts/jbig2-segments.ts) */
-function jbig2(work: string, w: number, h: number, threshold: number): Recoded | undefined {
+/**
+ * work/i.jpg thresholded as for Group 4, as a JBIG2 generic region, or with `huffman` as Huffman-coded JBIG2 text (its
+ * tiles in a symbol dictionary, a text region placing them): the test-only coders of scripts/jbig2-segments.ts
+ */
+function jbig2(work: string, w: number, h: number, threshold: number, huffman: boolean): Recoded | undefined {
   const gray = new Uint8Array(
     execFileSync('convert', [join(work, 'i.jpg'), '-colorspace', 'gray', '-threshold', `${threshold}%`, '-depth', '8', 'gray:-'], {
       maxBuffer: 1 << 30,
@@ -139,7 +143,7 @@ function jbig2(work: string, w: number, h: number, threshold: number): Recoded |
   if (gray.length !== w * h) return undefined;
   const page = newBitmap(w, h);
   for (let i = 0; i < gray.length; i++) page.data[i] = gray[i] < 128 ? 1 : 0;
-  return { data: jbig2PageStream(page), filter: '/Filter /JBIG2Decode', bpc: 1, colorSpace: '/DeviceGray' };
+  return { data: huffman ? jbig2HuffmanPageStream(page) : jbig2PageStream(page), filter: '/Filter /JBIG2Decode', bpc: 1, colorSpace: '/DeviceGray' };
 }
 
 /** work/i.jpg as a progressive JPEG, losslessly (the same quantised coefficients, sent in several scans) */
@@ -176,7 +180,7 @@ function main(): void {
   const rate = Number(arg('--rate') ?? 20);
   if (!outArg || !RECODINGS.includes(as) || !(rate >= 1)) {
     console.error(
-      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx|jbig2|progressive] [--threshold 55] [--rate 20]',
+      'usage: node --import tsx scripts/ocr-split-recode.ts --out DIR [--data SPLIT] [--as g4|palette16|jpx|jbig2|jbig2huffman|progressive] [--threshold 55] [--rate 20]',
     );
     process.exit(2);
   }
