@@ -289,3 +289,53 @@ test('a scan stored inline (BI … ID … EI), as fax programs and old scanners 
   );
   assert.deepEqual(got, want);
 });
+
+/**
+ * The print page stored as four horizontal strips (198 rows each, drawn edge to edge down the page), Flate-coded gray
+ * or, with `bilevel`, alternately gray and 1-bit, under an invisible layer over `covered` lines.
+ */
+function stripsPage(covered: number, bilevel = false): Uint8Array {
+  const W = 612;
+  const rows = 198;
+  const objects = ['<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  let paint = '';
+  const names: string[] = [];
+  for (let k = 0; k < 4; k++) {
+    const oneBit = bilevel && k % 2 === 1;
+    const rowBytes = oneBit ? Math.ceil(W / 8) : W;
+    // (a page scanned whole: its strips share paper and ink levels, white and black when some are bilevel)
+    const [paper, ink] = bilevel ? [255, 0] : [235, 30];
+    const samples = new Uint8Array(rowBytes * rows).fill(oneBit ? 0xff : paper);
+    for (let y = 0; y < rows; y++)
+      for (let x = 0; x < W; x++)
+        if (printInk(x, k * rows + y)) {
+          if (oneBit) samples[y * rowBytes + (x >> 3)] &= ~(0x80 >> (x & 7));
+          else samples[y * W + x] = ink;
+        }
+    const z = deflateSync(samples);
+    objects.push(
+      `<< /Type /XObject /Subtype /Image /Width ${W} /Height ${rows} /ColorSpace /DeviceGray /BitsPerComponent ${oneBit ? 1 : 8} /Filter /FlateDecode /Length ${z.length} >>\nstream\n${Buffer.from(z).toString('latin1')}\nendstream`,
+    );
+    names.push(`/S${k} ${6 + k} 0 R`);
+    paint += `q 612 0 0 ${rows} 0 ${792 - (k + 1) * rows} cm /S${k} Do Q `;
+  }
+  let text = '';
+  for (let l = 0; l < covered; l++)
+    text += `BT 3 Tr /F1 10 Tf 72 ${792 - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
+  return makePdf(paint + text, `<< /XObject << ${names.join(' ')} >> /Font << /F1 5 0 R >> >>`, objects);
+}
+
+test('a scan stored in strips is read whole, its strips stacked: a line dropped from any strip is missing text', () => {
+  for (const bilevel of [false, true]) {
+    const name = bilevel ? 'gray and 1-bit strips' : 'gray strips';
+    const full = analyzePdfSync(stripsPage(6, bilevel), { layerQuality: true }).pages[0].evidence.layerQuality!;
+    assert.equal(full.signals.image, undefined, `${name}: ${JSON.stringify(full.signals)}`);
+    assert.ok((full.signals.textInkMissed as number) < 0.05 && (full.signals.boxesOnInk as number) > 0.9, `${name}: ${JSON.stringify(full.signals)}`);
+    // the four lines the layer lacks lie in the first and second strips and below: read whole, two thirds is missing
+    const part = analyzePdfSync(stripsPage(2, bilevel), { layerQuality: true, textLayer: true }).pages[0];
+    const q = part.evidence.layerQuality!;
+    assert.ok(Math.abs((q.signals.textInkMissed as number) - 2 / 3) < 0.1, `${name}: ${JSON.stringify(q.signals)}`);
+    assert.equal(q.reocr, true, name);
+    assert.equal(part.evidence.textLayer!.missingText!.length, 4, name);
+  }
+});

@@ -5,11 +5,12 @@
 import { anchorLayerShapes, anchorReport, anchorShapes } from './shapes';
 import { Budget } from './budget';
 import { scanPage, ScanContext, type PageScan, type ScanImage } from './content';
-import { layerQuality, type ScanInput } from './layerQuality/index';
+import { decodeJpegGray, layerQuality, type ScanInput } from './layerQuality/index';
+import type { Matrix } from './geometry';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
 import { decodeJbig2, decodeJbig2Globals, type Jbig2Globals, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
-import { type DecodedScan, decodedScan, luma, type SampleLayout } from './layerQuality/pixels';
+import { type DecodedScan, decodedScan, isBilevel, luma, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { decodesFilter, stopFilterName } from './filters';
@@ -200,77 +201,157 @@ function scanOf(
   budget: Budget,
   opts: AnalyzerOptions,
 ): { scan?: ScanInput; held: number; unread?: string } {
-  let scan: ScanInput | undefined;
-  let held = 0;
   let unread: { area: number; why: string } | undefined;
+  // why an image was not read, said when no image of the page could be (the largest such image's reason)
+  const notRead = (area: number, why: string) => {
+    if (area > (unread?.area ?? 0)) unread = { area, why: `scan image not read: ${why}` };
+  };
   // the ink witness must be a scan of the page, as under an OCR layer (whose page the images cover by definition): a
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
   const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
-  for (const im of pageScan ? witnessOrder(s.scanImages ?? []) : []) {
-    if (scan) break;
-    const a = (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
-    if (im.filter !== undefined && stopFilterName(im.filter) === 'DCTDecode' && !im.mask) {
-      // the stream up to its DCTDecode filter (decrypted, earlier filters undone): the JPEG file
-      const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
-      if (dec.data.length > 0) scan = { jpeg: dec.data, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
-      continue;
-    }
-    // a tiny image stretched over the page (a background colour) is no scan
-    if (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE) continue;
-    // the image filter its chain stops at, if any
-    const stop = im.filter === undefined ? undefined : stopFilterName(im.filter);
-    const fax = stop === 'CCITTFaxDecode';
-    // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
-    const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
-    const jbig2 = stop === 'JBIG2Decode';
-    const jpx = stop === 'JPXDecode';
-    const layout = samples || jbig2 ? (im.mask ? maskLayout(im, doc) : sampleLayout(im.stream.dict, doc)) : undefined;
-    // why this image was not read, said when no image of the page could be (the largest such image's reason)
-    const notRead = (why: string) => {
-      if (a > (unread?.area ?? 0)) unread = { area: a, why: `scan image not read: ${why}` };
-    };
-    // the first scan read is the page's
-    const take = (read: DecodedRead) => {
-      held = read.bytes;
-      scan = { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
-    };
-    if (jpx || jbig2) {
-      const read = jpx
-        ? im.mask
-          ? 'a JPEG 2000 mask'
-          : readJpx(im, doc, budget, opts)
-        : layout && layout.bitsPerComponent === 1 && !layout.palette
-          ? readJbig2(im, layout, doc, budget, opts)
-          : 'a JBIG2 image that is not 1-bit gray';
-      if (typeof read === 'string') notRead(read);
-      else take(read);
-      continue;
-    }
-    if (!layout || (fax && layout.bitsPerComponent !== 1)) {
-      notRead(
-        fax
-          ? 'a CCITT fax image that is not 1-bit gray'
-          : samples
-            ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8- and 16-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
-            : `${im.filter} images are not decoded (the score reads baseline JPEG, JPEG 2000, JBIG2, Flate, LZW and CCITT fax images)`,
-      );
-      continue;
-    }
-    if (layout.width !== im.width || layout.height !== im.height || im.width * im.height > opts.maxScanPixels) {
-      notRead('larger than maxScanPixels, or its size unclear');
-      continue;
-    }
-    const params = fax ? faxParams(im.stream.dict, doc, layout) : undefined;
-    if (fax && !params) {
-      notRead('its fax parameters do not match the image (/Columns is not its width)');
-      continue;
-    }
-    const read = readSamples(im, layout, params, doc, budget, opts);
-    if (typeof read === 'string') notRead(read);
-    else take(read);
+  const ordered = pageScan ? witnessOrder(s.scanImages ?? []) : [];
+  // a scan stored in strips is read whole, the strips stacked (one of them would be a sample of the page)
+  const strips = stripsOf(ordered);
+  if (strips) {
+    const whole = composeStrips(strips, doc, budget, opts);
+    if (typeof whole !== 'string') return { scan: whole.scan, held: whole.bytes };
+    notRead(areaOf(strips[0]) * strips.length, whole);
   }
-  return { scan, held, unread: unread?.why };
+  for (const im of ordered) {
+    // a tiny image stretched over the page (a background colour) is no scan
+    if (!isJpeg(im) && (im.width < MIN_SCAN_SIDE || im.height < MIN_SCAN_SIDE)) continue;
+    const read = readImage(im, doc, budget, opts);
+    if (typeof read === 'string') {
+      notRead(areaOf(im), read);
+      continue;
+    }
+    const scan: ScanInput =
+      'jpeg' in read
+        ? { jpeg: read.jpeg, ctm: im.ctm, width: im.width, height: im.height, key: im.stream }
+        : { jpeg: new Uint8Array(0), pixels: read.pixels, reduced: read.reduced, ctm: im.ctm, width: im.width, height: im.height, key: im.stream };
+    return { scan, held: 'jpeg' in read ? 0 : read.bytes };
+  }
+  return { held: 0, unread: unread?.why };
+}
+
+const areaOf = (im: ScanImage) => (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
+const isJpeg = (im: ScanImage) => im.filter !== undefined && stopFilterName(im.filter) === 'DCTDecode' && !im.mask;
+
+/**
+ * One image read for the score: a JPEG's file (the stream up to its DCTDecode filter, decrypted, earlier filters
+ * undone; decoded by the score itself), or its pixels decoded, charged until released, or why it could not be read.
+ */
+function readImage(im: ScanImage, doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): DecodedRead | { jpeg: Uint8Array } | string {
+  if (isJpeg(im)) {
+    const dec = doc.xref.decodeStream(im.stream, opts.maxStreamBytes);
+    return dec.data.length > 0 ? { jpeg: dec.data } : `its data is ${dec.error ? `damaged (${dec.error.slice(0, 80)})` : 'empty'}`;
+  }
+  // the image filter its chain stops at, if any
+  const stop = im.filter === undefined ? undefined : stopFilterName(im.filter);
+  const fax = stop === 'CCITTFaxDecode';
+  // a last filter filters.ts undoes leaves the samples (Flate as PNG scans keep them, LZW as TIFF scans do)
+  const samples = im.filter === undefined || decodesFilter(im.filter) || fax;
+  const jbig2 = stop === 'JBIG2Decode';
+  const jpx = stop === 'JPXDecode';
+  const layout = samples || jbig2 ? (im.mask ? maskLayout(im, doc) : sampleLayout(im.stream.dict, doc)) : undefined;
+  if (jpx) return im.mask ? 'a JPEG 2000 mask' : readJpx(im, doc, budget, opts);
+  if (jbig2)
+    return layout && layout.bitsPerComponent === 1 && !layout.palette
+      ? readJbig2(im, layout, doc, budget, opts)
+      : 'a JBIG2 image that is not 1-bit gray';
+  if (!layout || (fax && layout.bitsPerComponent !== 1))
+    return fax
+      ? 'a CCITT fax image that is not 1-bit gray'
+      : samples
+        ? `${im.filter ?? 'unfiltered'}, of a colour space or depth the score does not decode (it reads 8- and 16-bit gray or RGB, 1- to 4-bit gray and palettes over gray or RGB)`
+        : `${im.filter} images are not decoded (the score reads baseline JPEG, JPEG 2000, JBIG2, Flate, LZW and CCITT fax images)`;
+  if (layout.width !== im.width || layout.height !== im.height || im.width * im.height > opts.maxScanPixels)
+    return 'larger than maxScanPixels, or its size unclear';
+  const params = fax ? faxParams(im.stream.dict, doc, layout) : undefined;
+  if (fax && !params) return 'its fax parameters do not match the image (/Columns is not its width)';
+  return readSamples(im, layout, params, doc, budget, opts);
+}
+
+/**
+ * A scan stored in strips (a scanner's or a converter's bands, one image each): the page's upright, unrotated images
+ * (at least MIN_SCAN_SIDE pixels wide) that share their left edge, width and pixel width and scale, and stack down the
+ * page edge to edge (within a pixel and a half), top strip first; the largest such set of two or more, when it covers more of the page than the largest
+ * single image does. undefined when there is none.
+ */
+function stripsOf(images: ScanImage[]): ScanImage[] | undefined {
+  const groups = new Map<string, ScanImage[]>();
+  let largest = 0;
+  for (const im of images) {
+    largest = Math.max(largest, areaOf(im));
+    const [a, b, c, d, e] = im.ctm;
+    if (im.mask || im.width < MIN_SCAN_SIDE || !(a > 0 && d > 0) || Math.abs(b) > 1e-6 * a || Math.abs(c) > 1e-6 * d) continue;
+    const key = `${Math.round(e * 2)} ${Math.round(a * 2)} ${im.width}`;
+    const g = groups.get(key);
+    if (g) g.push(im);
+    else groups.set(key, [im]);
+  }
+  let best: ScanImage[] | undefined;
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    const top = (im: ScanImage) => im.ctm[5] + im.ctm[3];
+    const strips = [...g].sort((p, q) => top(q) - top(p));
+    const pitch = strips[0].ctm[3] / strips[0].height;
+    const tiled = strips.every(
+      (im, i) => Math.abs(im.ctm[3] / im.height - pitch) <= 0.02 * pitch && (i === 0 || Math.abs(top(im) - strips[i - 1].ctm[5]) <= 1.5 * pitch),
+    );
+    const area = strips.reduce((sum, im) => sum + areaOf(im), 0);
+    if (tiled && area > 1.5 * largest && area > (best ? best.reduce((sum, im) => sum + areaOf(im), 0) : 0)) best = strips;
+  }
+  return best;
+}
+
+/**
+ * The strips read and stacked into one gray image (a bilevel strip's bits as its two grays, a JPEG strip decoded
+ * whole), painted by one CTM from the top strip's top to the bottom one's bottom, with the bytes that stay charged for
+ * it; or why not (a strip that cannot be read, or one read at a lower resolution).
+ */
+function composeStrips(strips: ScanImage[], doc: OpenedDocument, budget: Budget, opts: AnalyzerOptions): { scan: ScanInput; bytes: number } | string {
+  const w = strips[0].width;
+  const h = strips.reduce((sum, im) => sum + im.height, 0);
+  if (w * h > opts.maxScanPixels) return 'a scan in strips larger than maxScanPixels';
+  if (!budget.tryCharge(w * h, 'decode')) return 'a scan in strips that does not fit the memory budget';
+  const out = new Uint8Array(w * h).fill(255);
+  let row = 0;
+  for (const im of strips) {
+    const read = readImage(im, doc, budget, opts);
+    let why: string | undefined;
+    if (typeof read === 'string') why = read;
+    else if ('jpeg' in read) {
+      const need = w * im.height;
+      if (!budget.tryCharge(need, 'decode')) why = 'it does not fit the memory budget';
+      else {
+        const dec = decodeJpegGray(read.jpeg, opts.maxScanPixels, () => budget.outOfTime('decode'));
+        if (dec.ok && dec.image.width === w && dec.image.height === im.height) out.set(dec.image.data, row * w);
+        else why = dec.ok ? 'its size is not the one its dictionary gives' : `${dec.error} (${dec.message})`;
+        budget.release(need);
+      }
+    } else {
+      const p = read.pixels;
+      if ((read.reduced ?? 1) !== 1 || p.width !== w || p.height !== im.height) why = 'read at another resolution than the other strips';
+      else if (isBilevel(p)) {
+        const rowBytes = (w + 7) >> 3;
+        for (let y = 0; y < p.height; y++)
+          for (let x = 0; x < w; x++) out[(row + y) * w + x] = (p.bits[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1 ? p.one : p.zero;
+      } else out.set(p.data, row * w);
+      budget.release(read.bytes);
+    }
+    if (why !== undefined) {
+      budget.release(w * h);
+      return `a strip of the scan: ${why}`;
+    }
+    row += im.height;
+  }
+  const first = strips[0];
+  const last = strips[strips.length - 1];
+  const bottom = last.ctm[5];
+  const ctm: Matrix = [first.ctm[0], 0, 0, first.ctm[5] + first.ctm[3] - bottom, first.ctm[4], bottom];
+  return { scan: { jpeg: new Uint8Array(0), pixels: { width: w, height: h, data: out }, ctm, width: w, height: h }, bytes: w * h };
 }
 
 /** an image covers the page about as much as the largest when its area is this share of the largest's, or more */
