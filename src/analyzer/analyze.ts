@@ -210,9 +210,11 @@ function scanOf(
   // photo or a figure beside a text page's born-digital text holds no ink of that text, and decoding it cost a third of
   // the score's time on the corpus's median documents
   const pageScan = which === 'invisible' || s.imageCoverage >= opts.ocrLayerCoverage;
-  const ordered = pageScan ? witnessOrder(s.scanImages ?? []) : [];
+  const images = pageScan ? (s.scanImages ?? []) : [];
+  if (images.length === 0) return { held: 0 };
+  const ordered = images.length > 1 ? witnessOrder(images) : images;
   // a scan stored in strips is read whole, the strips stacked (one of them would be a sample of the page)
-  const strips = stripsOf(ordered);
+  const strips = ordered.length > 1 ? stripsOf(ordered) : undefined;
   if (strips) {
     const whole = composeStrips(strips, doc, budget, opts);
     if (typeof whole !== 'string') return { scan: whole.scan, held: whole.bytes };
