@@ -190,9 +190,11 @@ function scoreLayer(
 }
 
 /**
- * The page's scan for the layer-quality score: its largest image that can be read (a baseline JPEG, still encoded, or
- * a Flate, LZW or unfiltered image, or a CCITT fax image, decoded (pixels.ts), whose bytes stay charged as `held` until
- * released), or, when none can, why the largest that could not be read was not (`unread`, for signals.image).
+ * The page's scan for the layer-quality score: its strips stacked when it is stored in strips, else the first image in
+ * witnessOrder (the largest; among those covering the page alike the finest, a text mask on a tie) that can be read (a
+ * JPEG, still encoded; or decoded (pixels.ts): a Flate, LZW or unfiltered image, a CCITT fax, JPEG 2000 or JBIG2 image
+ * or a 1-bit mask, whose bytes stay charged as `held` until released), or, when none can, why the largest that could
+ * not be read was not (`unread`, for signals.image).
  */
 function scanOf(
   s: PageScan,
@@ -367,7 +369,6 @@ const COVERING = 0.9;
  * text is often removed, and the text as a full-resolution 1-bit mask over it: the mask is the scan's text.
  */
 function witnessOrder(images: ScanImage[]): ScanImage[] {
-  const areaOf = (im: ScanImage) => (im.rect[2] - im.rect[0]) * (im.rect[3] - im.rect[1]);
   let most = 0;
   for (const im of images) most = Math.max(most, areaOf(im));
   const ranked = images.map((im, i) => ({ im, i, a: areaOf(im), px: im.width * im.height, covers: areaOf(im) >= COVERING * most }));
