@@ -62,20 +62,23 @@ export function addImage(s: PageScanner, g: GState, dict: PdfDict, kind: 'xobjec
     if (imageMask) addScanImage(scanImages, s, { stream, ctm: g.ctm, rect, width: w, height: h, filter, mask: 'stencil' });
     else {
       addScanImage(scanImages, s, { stream, ctm: g.ctm, rect, width: w, height: h, filter });
-      // the 1-bit masks it is painted through: where a mixed raster page keeps its text
-      for (const [key, mask] of [
-        ['SMask', 'soft'],
-        ['Mask', 'stencil'],
-      ] as const) {
-        const m = r.resolve(dict.get(key));
-        // 1-bit only: an 8-bit soft mask is a scan's alpha (a PNG's), not its text; a stencil may leave the depth out
-        const bpc = m instanceof PdfStream ? r.resolve(m.dict.get('BitsPerComponent')) : undefined;
-        if (!(m instanceof PdfStream) || (bpc !== 1 && !(mask === 'stencil' && bpc === undefined))) continue;
-        const mw = r.resolve(m.dict.get('Width'));
-        const mh = r.resolve(m.dict.get('Height'));
-        if (isNumber(mw) && isNumber(mh))
-          addScanImage(scanImages, s, { stream: m, ctm: g.ctm, rect, width: mw, height: mh, filter: lastFilter(r, m.dict), mask });
-      }
+      // the 1-bit masks it is painted through: where a mixed raster page keeps its text. Only an image that covers much
+      // of the page has one worth reading (a transparent logo's or icon's mask is never the page's scan): its objects
+      // are not even fetched for the others
+      if (box.share >= MASK_MIN_SHARE)
+        for (const [key, mask] of [
+          ['SMask', 'soft'],
+          ['Mask', 'stencil'],
+        ] as const) {
+          const m = r.resolve(dict.get(key));
+          // 1-bit only: an 8-bit soft mask is a scan's alpha (a PNG's), not its text; a stencil may leave the depth out
+          const bpc = m instanceof PdfStream ? r.resolve(m.dict.get('BitsPerComponent')) : undefined;
+          if (!(m instanceof PdfStream) || (bpc !== 1 && !(mask === 'stencil' && bpc === undefined))) continue;
+          const mw = r.resolve(m.dict.get('Width'));
+          const mh = r.resolve(m.dict.get('Height'));
+          if (isNumber(mw) && isNumber(mh))
+            addScanImage(scanImages, s, { stream: m, ctm: g.ctm, rect, width: mw, height: mh, filter: lastFilter(r, m.dict), mask });
+        }
     }
   }
   // Text painted before, under an opaque image, is hidden (one way OCR tools tuck their layer away).
@@ -90,6 +93,9 @@ function lastFilter(r: PageScanner['r'], dict: PdfDict): string | undefined {
   const f = r.resolve(dict.get('Filter') ?? dict.get('F'));
   return typeof f === 'string' ? f : Array.isArray(f) && typeof f[f.length - 1] === 'string' ? (f[f.length - 1] as string) : undefined;
 }
+
+/** the share of the visible page an image must cover for its masks to be candidates for the page's scan */
+const MASK_MIN_SHARE = 0.25;
 
 function addScanImage(list: ScanImage[], s: PageScanner, im: ScanImage): void {
   if (list.length < s.opt.maxScanImagesPerPage) list.push(im);
