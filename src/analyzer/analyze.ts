@@ -10,7 +10,7 @@ import type { Matrix } from './geometry';
 import { decodeFax, type FaxParams } from './layerQuality/ccitt';
 import { decodeJpx, jpxWorkBytes, readJpxHeader } from './layerQuality/jpx';
 import { decodeJbig2, decodeJbig2Globals, type Jbig2Globals, jbig2HeldPixels, jbig2WorkBytes } from './layerQuality/jbig2';
-import { type DecodedScan, decodedScan, isBilevel, luma, type SampleLayout } from './layerQuality/pixels';
+import { type DecodedScan, decodedScan, isBilevel, luma, reduceScan, type SampleLayout } from './layerQuality/pixels';
 import { type OpenedDocument, openDocument } from './document';
 import { readMetadata } from './metadata';
 import { decodesFilter, stopFilterName } from './filters';
@@ -338,11 +338,13 @@ function composeStrips(strips: ScanImage[], doc: OpenedDocument, budget: Budget,
     } else {
       const p = read.pixels;
       if ((read.reduced ?? 1) !== 1 || p.width !== w || p.height !== im.height) why = 'read at another resolution than the other strips';
-      else if (isBilevel(p)) {
-        const rowBytes = (w + 7) >> 3;
-        for (let y = 0; y < p.height; y++)
-          for (let x = 0; x < w; x++) out[(row + y) * w + x] = (p.bits[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1 ? p.one : p.zero;
-      } else out.set(p.data, row * w);
+      else if (!isBilevel(p)) out.set(p.data, row * w);
+      else if (!budget.tryCharge(w * im.height, 'decode')) why = 'it does not fit the memory budget';
+      else {
+        // its bits as their two grays, as the score reads any bilevel scan at full size (pixels.ts)
+        out.set(reduceScan(p, 1).data, row * w);
+        budget.release(w * im.height);
+      }
       budget.release(read.bytes);
     }
     if (why !== undefined) {

@@ -47,9 +47,17 @@ export function decodeMmr(data: Uint8Array, width: number, height: number, deadl
   const fax = decodeFax(data, { k: -1, columns: width, rows: height, byteAlign: false, blackIs1: true }, deadline);
   if (fax.outOfTime) return 'JBIG2 MMR region: out of time';
   if (fax.rows !== height) return `JBIG2 MMR region: its data ends early (${fax.error ?? `${fax.rows} of ${height} rows`})`;
+  return unpackRows(fax.data, 0, width, height);
+}
+
+/** A bitmap from packed rows (1 = black, most significant bit first, each row padded to a byte) at `at` in `src`. */
+export function unpackRows(src: Uint8Array, at: number, width: number, height: number): Bitmap {
   const out = newBitmap(width, height);
   const rowBytes = (width + 7) >> 3;
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out.data[y * width + x] = (fax.data[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1;
+  for (let y = 0; y < height; y++) {
+    const row = at + y * rowBytes;
+    for (let x = 0; x < width; x++) out.data[y * width + x] = (src[row + (x >> 3)] >> (7 - (x & 7))) & 1;
+  }
   return out;
 }
 

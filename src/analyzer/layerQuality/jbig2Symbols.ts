@@ -20,7 +20,7 @@
 import { s8, u32 } from './binary';
 import { BitReader, HuffmanError, HuffmanTable, standardTable, symbolIdTable } from './jbig2Huffman';
 import { MqDecoder } from './mq';
-import { type Bitmap, decodeGeneric, decodeMmr, decodeRefinement, IdDecoder, IntDecoder, newBitmap } from './jbig2Regions';
+import { type Bitmap, decodeGeneric, decodeMmr, decodeRefinement, IdDecoder, IntDecoder, newBitmap, unpackRows } from './jbig2Regions';
 
 /** symbols a dictionary may hold (input + new), and symbols a text region may refer to: also bounds IAID's 2^SBSYMCODELEN contexts */
 const MAX_SYMBOLS = 1 << 20;
@@ -391,12 +391,7 @@ function collectiveBitmap(r: BitReader, data: Uint8Array, size: HuffmanTable, wi
   const rowBytes = (width + 7) >> 3;
   if (rowBytes * height > data.length - at) return 'symbol dictionary: its collective bitmap ends early';
   r.skip(rowBytes * height);
-  const b = newBitmap(width, height);
-  for (let y = 0; y < height; y++) {
-    const row = at + y * rowBytes;
-    for (let x = 0; x < width; x++) b.data[y * width + x] = (data[row + (x >> 3)] >> (7 - (x & 7))) & 1;
-  }
-  return b;
+  return unpackRows(data, at, width, height);
 }
 
 /** the columns [x0, x0 + w) of `b` */
