@@ -45,7 +45,7 @@ import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
-import { isCyrillic, type Language, languageEvidence, languagesFor, wordBitsIn, wordCounts, wordLikelihood } from './language';
+import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 
@@ -189,10 +189,8 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   const maxScanPixels = input.maxScanPixels ?? 40_000_000;
   // too little text to judge by its words: its word statistics would be noise, and they are not made (told before
   // anything is read under the models, and again by the statistics' own count when the bound could not tell)
-  if (mayBeLittle(text)) {
-    const c = wordCounts(text);
-    if (tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels);
-  }
+  const c = littleCounts(text);
+  if (c && tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels);
   const x = textSignals(text, runs);
   if (tooLittle(x.values.letters, x.values.words)) return littleText(input, runs, text, x.values.letters, x.values.words, maxScanPixels);
   const signals = shownSignals(x);
@@ -223,32 +221,50 @@ const MAX_LETTERS_PER_CHAR = 54;
 const MAX_WORDS_PER_CHAR = MAX_LETTERS_PER_CHAR / 3;
 
 /**
- * False when the text may have enough to judge (not tooLittle): upper bounds on the letters and words the models
+ * Undefined when the text may have enough to judge (not tooLittle): upper bounds on the letters and words the models
  * count (wordCounts), read only until both reach their cuts (a page of text does within its first words), so that a
  * page with text is not read twice. ASCII is exact (a letter is a letter, anything else a space), and so are U+FFFD and
  * private-use characters (no letter); any other character counts as the most it can become. Only time rests on it: a
- * page it lets through is still told by the statistics' own count.
+ * page it lets through is still told by the statistics' own count. Else wordCounts' counts, made in the same pass when
+ * the text is ASCII and all of it is read (the models' ids of ASCII text are its letters, lower-cased, and spaces):
+ * most pages with little text are, and wordCounts' second pass cost more than their score's other work.
  */
-function mayBeLittle(text: string): boolean {
+function littleCounts(text: string): { letters: number; words: number } | undefined {
   let letters = 0;
   let words = 0;
   let run = 0;
+  // wordCounts' counts of ASCII text: letters in words of two or more, and those words
+  let ascii = true;
+  let wordLetters = 0;
+  let wordsOfTwo = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff)) {
-      // an undecodable glyph or a private-use character: no letter, and NFKC leaves it as it is
-      run = 0;
-    } else if (c >= 0x80) {
-      letters += MAX_LETTERS_PER_CHAR;
-      words += MAX_WORDS_PER_CHAR;
-      run = 0;
-    } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
       letters++;
       if (++run === 2) words++;
-    } else run = 0;
-    if (letters >= MIN_LETTERS && words >= MIN_WORDS) return false;
+    } else {
+      if (run >= 2) {
+        wordLetters += run;
+        wordsOfTwo++;
+      }
+      run = 0;
+      if (c >= 0x80) {
+        ascii = false;
+        // an undecodable glyph or a private-use character: no letter, and NFKC leaves it as it is
+        if (!(c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff))) {
+          letters += MAX_LETTERS_PER_CHAR;
+          words += MAX_WORDS_PER_CHAR;
+        }
+      }
+    }
+    if (letters >= MIN_LETTERS && words >= MIN_WORDS) return undefined;
   }
-  return true;
+  if (!ascii || text.length > MAX_CHARS) return wordCounts(text);
+  if (run >= 2) {
+    wordLetters += run;
+    wordsOfTwo++;
+  }
+  return { letters: wordLetters, words: wordsOfTwo };
 }
 
 /**

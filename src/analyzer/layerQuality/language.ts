@@ -169,7 +169,7 @@ export interface LanguageEvidence {
 /** a word is word-like when its characters cost fewer bits than this under the page's language */
 const WORD_BITS = 4.2;
 /** characters scored at most (the clock is not needed below this) */
-const MAX_CHARS = 20_000;
+export const MAX_CHARS = 20_000;
 
 /** characters the four models read to choose the page's languages (the chosen one then reads all) */
 const SELECT_CHARS = 2000;
