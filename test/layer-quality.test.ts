@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
-import { type Language, languageEvidence, wordBits } from '../src/analyzer/layerQuality/language';
+import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
 import { inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
 import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
@@ -569,6 +569,27 @@ test('too little text to judge: never a confident keep, and re-OCR only on glyph
   assert.equal(heading.signals.incomplete, 'too little text to judge', JSON.stringify(heading.signals));
   assert.equal(heading.signals.words, 6);
   assert.equal(heading.signals.nonWords, undefined);
+});
+
+test("a page with little ASCII text counts its letters and words as the language models' ids do (wordCounts)", () => {
+  const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
+  // words of one letter, edges and inner punctuation, digits inside and beside words, hyphens, a last word of two
+  // letters, and a page longer than the models read (wordCounts reads the first MAX_CHARS characters: the words
+  // after them are not counted)
+  const texts = [
+    'Original page 0',
+    "KEY INVESTOR INFORMATION (don't) x86_64 A-B-C e.g. U.S. 2nd ab",
+    'a b c d e f g h i j k l m n o p',
+    '--- ** [Bug] 766086: relative-links/anchors ok',
+    `${'7 '.repeat(10_100)}three words here`,
+  ];
+  for (const s of texts) {
+    const r = q(s);
+    assert.equal(r.signals.incomplete, 'too little text to judge', s.slice(0, 60));
+    const c = wordCounts(s);
+    assert.deepEqual({ letters: r.signals.letters, words: r.signals.words }, c, s.slice(0, 60));
+  }
+  assert.deepEqual(wordCounts(texts[4]), { letters: 0, words: 0 }, 'the words past the first 20,000 characters are not counted');
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {
