@@ -7,6 +7,7 @@
  *
  * Pure (no Node APIs), bounded: the caller gives the most pixels it accepts, and a clock that is asked every MCU row.
  */
+import { type HuffmanTable, slowSymbol } from './jpegHuffman';
 import { type CoefficientStore, progressiveScan } from './jpegProgressive';
 
 export interface GrayImage {
@@ -20,14 +21,7 @@ export type JpegResult =
   /** `means`: the block means (an eighth of the size, as decodeJpegDc gives them), when asked for with a full decode */
   { ok: true; image: GrayImage; means?: GrayImage } | { ok: false; error: 'unsupported' | 'damaged' | 'too-large' | 'out-of-time'; message: string };
 
-interface Huffman {
-  /** per code length 1..16: the largest code of that length (-1 if none), and where its values start */
-  maxCode: Int32Array;
-  valPtr: Int32Array;
-  minCode: Int32Array;
-  values: Uint8Array;
-  /** 9-bit lookahead: (length << 8) | value, 0 when the code is longer */
-  fast: Uint16Array;
+interface Huffman extends HuffmanTable {
   /** acValueTable of this table, made when a full decode first needs it */
   acValues?: Uint32Array;
   /** acSkipTable and acMultiTable of this table, made when a full decode first skips a block */
@@ -422,15 +416,9 @@ function scan(
       nbits -= f >> 8;
       return f & 255;
     }
-    let code = 0;
-    for (let len = 1; len <= 16; len++) {
-      code = (code << 1) | ((bits >>> (nbits - len)) & 1);
-      if (h.maxCode[len] >= 0 && code <= h.maxCode[len] && code >= h.minCode[len]) {
-        nbits -= len;
-        return h.values[h.valPtr[len] + code - h.minCode[len]];
-      }
-    }
-    throw new Damaged('bad Huffman code');
+    const r = slowSym(h, bits, nbits);
+    nbits -= r >> 8;
+    return r & 255;
   };
   const extend = (v: number, t: number) => (v < 1 << (t - 1) ? v - (1 << t) + 1 : v);
   const coef = new Int32Array(64);
@@ -858,14 +846,11 @@ function countOfLength(h: Huffman, len: number): number {
   return h.maxCode[len] >= 0 ? h.maxCode[len] - h.minCode[len] + 1 : 0;
 }
 
-/** A Huffman symbol the 9-bit lookahead does not hold: (code length << 8) | value. `bits` holds at least 16 bits. */
+/** slowSymbol, a file's damage when no code matches */
 function slowSym(h: Huffman, bits: number, nbits: number): number {
-  let code = 0;
-  for (let len = 1; len <= 16; len++) {
-    code = (code << 1) | ((bits >>> (nbits - len)) & 1);
-    if (h.maxCode[len] >= 0 && code <= h.maxCode[len] && code >= h.minCode[len]) return (len << 8) | h.values[h.valPtr[len] + code - h.minCode[len]];
-  }
-  throw new Damaged('bad Huffman code');
+  const r = slowSymbol(h, bits, nbits);
+  if (r < 0) throw new Damaged('bad Huffman code');
+  return r;
 }
 
 /**

@@ -14,17 +14,9 @@
  *
  * Its bit reader (fill, decodeSym) repeats the baseline scan's in jpeg.ts on purpose: there the bit buffer is a pair of
  * locals that the hot loops (the AC value and skip tables) read in place, which an object shared by both would not be.
+ * A code longer than the 9-bit lookahead is found by the one lookup both share (jpegHuffman.ts slowSymbol).
  */
-
-/** what the decoder reads of a Huffman table (jpeg.ts builds them) */
-export interface HuffmanLike {
-  maxCode: Int32Array;
-  valPtr: Int32Array;
-  minCode: Int32Array;
-  values: Uint8Array;
-  /** 9-bit lookahead: (length << 8) | value, 0 when the code is longer */
-  fast: Uint16Array;
-}
+import { type HuffmanTable, slowSymbol } from './jpegHuffman';
 
 /** a frame component as a scan uses it: sampling factors, table selectors, the DC prediction */
 export interface ScanComponent {
@@ -86,8 +78,8 @@ export function progressiveScan(
   start: number,
   scan: ProgressiveScan,
   store: CoefficientStore,
-  dcT: (HuffmanLike | undefined)[],
-  acT: (HuffmanLike | undefined)[],
+  dcT: (HuffmanTable | undefined)[],
+  acT: (HuffmanTable | undefined)[],
   g: FrameGeometry,
   outOfTime: () => boolean,
 ): number {
@@ -131,22 +123,17 @@ export function progressiveScan(
     nbits -= k;
     return (bits >>> nbits) & ((1 << k) - 1);
   };
-  const decodeSym = (h: HuffmanLike): number => {
+  const decodeSym = (h: HuffmanTable): number => {
     if (nbits < 16) fill();
     const f = h.fast[(bits >>> (nbits - 9)) & 511];
     if (f !== 0) {
       nbits -= f >> 8;
       return f & 255;
     }
-    let code = 0;
-    for (let len = 1; len <= 16; len++) {
-      code = (code << 1) | ((bits >>> (nbits - len)) & 1);
-      if (h.maxCode[len] >= 0 && code <= h.maxCode[len] && code >= h.minCode[len]) {
-        nbits -= len;
-        return h.values[h.valPtr[len] + code - h.minCode[len]];
-      }
-    }
-    throw new ProgressiveError('bad Huffman code');
+    const r = slowSymbol(h, bits, nbits);
+    if (r < 0) throw new ProgressiveError('bad Huffman code');
+    nbits -= r >> 8;
+    return r & 255;
   };
   const extend = (v: number, t: number) => (v < 1 << (t - 1) ? v - (1 << t) + 1 : v);
   const coef = store.coef;
@@ -166,7 +153,7 @@ export function progressiveScan(
   const dcRefine = (o: number) => {
     if (bit() && o >= 0) coef[o] |= 1 << al;
   };
-  const acFirst = (h: HuffmanLike, o: number) => {
+  const acFirst = (h: HuffmanTable, o: number) => {
     if (eobrun > 0) {
       eobrun--;
       return;
@@ -190,7 +177,7 @@ export function progressiveScan(
       else getBits(s);
     }
   };
-  const acRefine = (h: HuffmanLike, o: number) => {
+  const acRefine = (h: HuffmanTable, o: number) => {
     const p1 = 1 << al;
     const m1 = -1 << al;
     // a coefficient already non-zero gets one correction bit in each refinement scan of its band
