@@ -26,6 +26,7 @@ test('the text layer and the score anchor their own shapes only when an analysis
   assert.equal(anchored().layerHeld, 0, 'an analysis without them anchors nothing of theirs (and loads no language model)');
   analyzePdfSync(new Uint8Array(0), { textLayer: true });
   assert.equal(anchored().layerHeld, 7, 'the document, its context, scans and scanners, a builder and its layer, a ToUnicode reader and its text');
+  assert.equal(anchored().turnedRuns, 1, 'the layer holds a turned run: its map is kept too');
   analyzePdfSync(new Uint8Array(0), { layerQuality: true });
   assert.equal(anchored().layerHeld, 8, "the score adds the scores of the page read for the text layer's anchors");
   analyzePdfSync(new Uint8Array(0), { layerQuality: true, textLayer: true });

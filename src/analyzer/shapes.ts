@@ -82,6 +82,8 @@ let anchors: unknown[] | undefined;
 let layerAnchors: unknown[] | undefined;
 let layerScans: PageScan[] | undefined;
 let scoreAnchors: unknown[] | undefined;
+/** turned runs in the anchored layer, for the tests */
+let turnedRuns = 0;
 /** what the anchoring read, for the tests: a broken tiny document would anchor nothing of the font code */
 let summary: { pages: number; visibleChars: number; fonts: string[]; faults: string[] } | undefined;
 
@@ -159,12 +161,19 @@ export function anchorLayerShapes(score: boolean): void {
       builder.beginShow();
       builder.glyph('c', 1, at(6.5, -19.75, 11.5, -9.75, 6.5, -19.75, 11.5, -19.75));
       builder.endShow('visible');
+      // a run turned up the page: only such runs get `turned`, a map of its own that only a document with turned
+      // text held (every full GC after one threw away the builder's and the score's code that had met it)
+      builder.beginShow();
+      builder.glyph('d', 1, at(30.5, 0.25, 40.5, 5.25, 40.5, 0.25, 40.5, 5.25));
+      builder.endShow('visible');
       // the ToUnicode reader lives only while a font's map is read, and the CMap lexer's token loop calls it: one of
       // its own, read to the end, keeps its class (without it that loop and the reader's steps were thrown away at
       // every full GC)
       const reader = new ToUnicodeTextReader(budget);
       parseCMap(ascii(SIMPLE_TO_UNICODE), budget, undefined, reader);
-      layerAnchors.push(doc, ctx, layerScans, scanners, builder, builder.finish(), [reader, reader.result()]);
+      const layer = builder.finish();
+      turnedRuns = layer.runs.filter((r) => r.turned).length;
+      layerAnchors.push(doc, ctx, layerScans, scanners, builder, layer, [reader, reader.result()]);
     } catch {
       // as above: only the speed after a full GC depends on it
     }
@@ -205,10 +214,11 @@ export function anchorReport<O>(kind: number, options: O, analyze: (bytes: Uint8
 }
 
 /** For the tests: how many objects are held, and what the tiny document gave. */
-export function anchored(): { held: number; layerHeld: number; reports: number; summary: typeof summary } {
+export function anchored(): { held: number; layerHeld: number; turnedRuns: number; reports: number; summary: typeof summary } {
   return {
     held: anchors?.length ?? 0,
     layerHeld: layerAnchors?.length ?? 0,
+    turnedRuns,
     reports: [...reportAnchors.values()].filter((r) => (r as DocumentReport | undefined)?.pageCount === 1 && !(r as DocumentReport).error).length,
     summary,
   };
