@@ -173,7 +173,8 @@ function showGlyphs(
   const m1 = tm[0] * c[1] + tm[1] * c[3];
   const m2 = tm[2] * c[0] + tm[3] * c[2];
   const m3 = tm[2] * c[1] + tm[3] * c[3];
-  const size = Math.abs(fs) * Math.hypot(m2, m3);
+  // Math.sqrt, not Math.hypot: hypot was the costliest line of a short operator's path (a matrix cannot overflow it)
+  const size = Math.abs(fs) * Math.sqrt(m2 * m2 + m3 * m3);
   const at = glyphAt;
   layer.style(size, ts.fontName, th);
   const simple = font && !vertical ? simpleFontTables(font) : undefined;
