@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
-import { inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
+import { charSignals, inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
 import type { InkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
@@ -590,6 +590,21 @@ test("a page with little ASCII text counts its letters and words as the language
     assert.deepEqual({ letters: r.signals.letters, words: r.signals.words }, c, s.slice(0, 60));
   }
   assert.deepEqual(wordCounts(texts[4]), { letters: 0, words: 0 }, 'the words past the first 20,000 characters are not counted');
+});
+
+test("a page with little ASCII text shows charSignals' shares of symbols and undecodable characters", () => {
+  const q = (s: string) => layerQuality({ layer: layerOf(s.split(' '), () => 5), which: 'invisible' });
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  // symbols, DEL (undecodable), a tab and a control character (neither counted), digits and letters, and a page
+  // longer than the shares are counted on (charSignals reads the first 20,000 characters)
+  const texts = ['Fig. 3 (b) — see §2', 'ab\x7f cd #$% ~~~ x\ty \x01z', '*** [ok] 42 {x}', `${'# '.repeat(10_100)}ab cd`];
+  for (const s of texts) {
+    const r = q(s);
+    assert.equal(r.signals.incomplete, 'too little text to judge', s.slice(0, 60));
+    const c = charSignals(s);
+    assert.deepEqual([r.signals.symbolShare, r.signals.badShare], [r3(c.symbolShare), r3(c.badShare)], JSON.stringify(s.slice(0, 60)));
+  }
+  assert.ok(q(texts[1]).signals.badShare > 0 && q(texts[2]).signals.symbolShare > 0, 'the texts hold undecodable characters and symbols');
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {

@@ -190,7 +190,7 @@ export function layerQuality(input: LayerQualityInput): LayerQuality {
   // too little text to judge by its words: its word statistics would be noise, and they are not made (told before
   // anything is read under the models, and again by the statistics' own count when the bound could not tell)
   const c = littleCounts(text);
-  if (c && tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels);
+  if (c && tooLittle(c.letters, c.words)) return littleText(input, runs, text, c.letters, c.words, maxScanPixels, c.shares);
   const x = textSignals(text, runs);
   if (tooLittle(x.values.letters, x.values.words)) return littleText(input, runs, text, x.values.letters, x.values.words, maxScanPixels);
   const signals = shownSignals(x);
@@ -227,9 +227,11 @@ const MAX_WORDS_PER_CHAR = MAX_LETTERS_PER_CHAR / 3;
  * private-use characters (no letter); any other character counts as the most it can become. Only time rests on it: a
  * page it lets through is still told by the statistics' own count. Else wordCounts' counts, made in the same pass when
  * the text is ASCII and all of it is read (the models' ids of ASCII text are its letters, lower-cased, and spaces):
- * most pages with little text are, and wordCounts' second pass cost more than their score's other work.
+ * most pages with little text are, and wordCounts' second pass cost more than their score's other work. Such a page
+ * also gets charSignals' two shares that littleText shows, counted in the same pass by the same rule for ASCII: a
+ * second pass through charSignals was the larger part of a little page's score.
  */
-function littleCounts(text: string): { letters: number; words: number } | undefined {
+function littleCounts(text: string): LittleCounts | undefined {
   let letters = 0;
   let words = 0;
   let run = 0;
@@ -237,10 +239,16 @@ function littleCounts(text: string): { letters: number; words: number } | undefi
   let ascii = true;
   let wordLetters = 0;
   let wordsOfTwo = 0;
+  // charSignals' counts of ASCII text: characters past U+0020 that are not white space, the undecodable (U+007F) and
+  // the symbols among them
+  let nonSpace = 0;
+  let bad = 0;
+  let symbols = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
       letters++;
+      nonSpace++;
       if (++run === 2) words++;
     } else {
       if (run >= 2) {
@@ -248,7 +256,13 @@ function littleCounts(text: string): { letters: number; words: number } | undefi
         wordsOfTwo++;
       }
       run = 0;
-      if (c >= 0x80) {
+      if (c < 0x80) {
+        if (c > 32 && ASCII_SPACE[c] !== 1) {
+          nonSpace++;
+          if (c === 0x7f) bad++;
+          else if (!ASCII_WORDISH[c]) symbols++;
+        }
+      } else {
         ascii = false;
         // an undecodable glyph or a private-use character: no letter, and NFKC leaves it as it is
         if (!(c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff))) {
@@ -264,7 +278,16 @@ function littleCounts(text: string): { letters: number; words: number } | undefi
     wordLetters += run;
     wordsOfTwo++;
   }
-  return { letters: wordLetters, words: wordsOfTwo };
+  // the shares of the whole text are charSignals' when it reads the whole text too
+  const shares = text.length <= TEXT_CHARS ? { symbolShare: nonSpace ? symbols / nonSpace : 0, badShare: nonSpace ? bad / nonSpace : 0 } : undefined;
+  return { letters: wordLetters, words: wordsOfTwo, shares };
+}
+
+/** littleCounts' answer: the counts, and for ASCII text read whole charSignals' shares that littleText shows */
+interface LittleCounts {
+  letters: number;
+  words: number;
+  shares?: Pick<CharSignals, 'symbolShare' | 'badShare'>;
 }
 
 /**
@@ -283,8 +306,16 @@ function tooLittle(letters: number, words: number): boolean {
  * error (the scan's text missing, undecodable characters); re-OCR only on evidence beyond the words: one character in
  * fifty or more that does not decode, or the scan's text missing from the layer.
  */
-function littleText(input: LayerQualityInput, runs: GlyphRun[], text: string, letters: number, words: number, maxScanPixels: number): LayerQuality {
-  const c = charSignals(text);
+function littleText(
+  input: LayerQualityInput,
+  runs: GlyphRun[],
+  text: string,
+  letters: number,
+  words: number,
+  maxScanPixels: number,
+  shares?: LittleCounts['shares'],
+): LayerQuality {
+  const c = shares ?? charSignals(text);
   const signals: LayerQuality['signals'] = { letters, words, symbolShare: r3(c.symbolShare), badShare: r3(c.badShare) };
   // the runs' likelihoods still need the page's languages, and their words are still coloured by them
   if (input.likelihoods !== false && runs.length > 0) {
@@ -530,8 +561,8 @@ interface CharSignals {
   longWords: number;
 }
 
-/** The shares of symbols and undecodable characters among the text's characters, and its words' shapes. */
-function charSignals(text: string): CharSignals {
+/** The shares of symbols and undecodable characters among the text's characters, and its words' shapes (exported for tests). */
+export function charSignals(text: string): CharSignals {
   let nonSpace = 0;
   let bad = 0;
   let symbols = 0;
