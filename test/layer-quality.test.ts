@@ -604,7 +604,10 @@ test("a page with little ASCII text shows charSignals' shares of symbols and und
     const c = charSignals(s);
     assert.deepEqual([r.signals.symbolShare, r.signals.badShare], [r3(c.symbolShare), r3(c.badShare)], JSON.stringify(s.slice(0, 60)));
   }
-  assert.ok(q(texts[1]).signals.badShare > 0 && q(texts[2]).signals.symbolShare > 0, 'the texts hold undecodable characters and symbols');
+  assert.ok(
+    Number(q(texts[1]).signals.badShare) > 0 && Number(q(texts[2]).signals.symbolShare) > 0,
+    'the texts hold undecodable characters and symbols',
+  );
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {
