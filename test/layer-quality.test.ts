@@ -608,6 +608,9 @@ test("a page with little ASCII text shows charSignals' shares of symbols and und
     Number(q(texts[1]).signals.badShare) > 0 && Number(q(texts[2]).signals.symbolShare) > 0,
     'the texts hold undecodable characters and symbols',
   );
+  // the rule itself (chars.ts ASCII_SHARE): of 'abc', DEL, '~~' and '#' (a tab and U+0001 not counted), DEL is undecodable and '~', '~', '#' symbols
+  const c = charSignals('abc\x7f~~\t\x01#');
+  assert.deepEqual([c.symbolShare, c.badShare], [3 / 7, 1 / 7]);
 });
 
 test('a script none of the models knows is not judged by its words: neither a confident keep nor a re-OCR', () => {

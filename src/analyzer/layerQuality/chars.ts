@@ -11,6 +11,20 @@ export const ASCII_WORDISH = Uint8Array.from({ length: 128 }, (_, i) => (WORDISH
 /** ASCII characters /\s/ matches */
 export const ASCII_SPACE = Uint8Array.from({ length: 128 }, (_, i) => (/\s/.test(String.fromCharCode(i)) ? 1 : 0));
 
+/** what an ASCII character counts as in the text's shares (ASCII_SHARE) */
+export const SHARE_NONE = 0;
+export const SHARE_WORDISH = 1;
+export const SHARE_SYMBOL = 2;
+export const SHARE_BAD = 3;
+/**
+ * ASCII characters as the shares of symbols and undecodable characters count them: white space and the controls below
+ * U+0020 not at all (SHARE_NONE), U+007F as undecodable (SHARE_BAD), the rest as a symbol or not (WORDISH). One table
+ * for the two passes that count them (a page's text signals, and the pass that finds a page's text too little).
+ */
+export const ASCII_SHARE = Uint8Array.from({ length: 128 }, (_, i) =>
+  i <= 32 || ASCII_SPACE[i] ? SHARE_NONE : i === 0x7f ? SHARE_BAD : ASCII_WORDISH[i] ? SHARE_WORDISH : SHARE_SYMBOL,
+);
+
 /** white space (as /\s/) */
 export const C_SPACE = 1;
 /** letters, digits and common punctuation (WORDISH) */

@@ -44,7 +44,7 @@ import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
-import { ASCII_SPACE, ASCII_WORDISH, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf } from './chars';
+import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf, SHARE_BAD, SHARE_NONE, SHARE_SYMBOL } from './chars';
 import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
@@ -239,8 +239,8 @@ function littleCounts(text: string): LittleCounts | undefined {
   let ascii = true;
   let wordLetters = 0;
   let wordsOfTwo = 0;
-  // charSignals' counts of ASCII text: characters past U+0020 that are not white space, the undecodable (U+007F) and
-  // the symbols among them
+  // charSignals' counts of ASCII text (ASCII_SHARE): characters past U+0020 that are not white space, the undecodable
+  // (U+007F) and the symbols among them
   let nonSpace = 0;
   let bad = 0;
   let symbols = 0;
@@ -257,10 +257,11 @@ function littleCounts(text: string): LittleCounts | undefined {
       }
       run = 0;
       if (c < 0x80) {
-        if (c > 32 && ASCII_SPACE[c] !== 1) {
+        const share = ASCII_SHARE[c];
+        if (share !== SHARE_NONE) {
           nonSpace++;
-          if (c === 0x7f) bad++;
-          else if (!ASCII_WORDISH[c]) symbols++;
+          if (share === SHARE_BAD) bad++;
+          else if (share === SHARE_SYMBOL) symbols++;
         }
       } else {
         ascii = false;
@@ -601,10 +602,11 @@ export function charSignals(text: string): CharSignals {
       if (cp < 128) {
         space = ASCII_SPACE[cp] === 1;
         if (!space) {
-          if (cp > 32) {
+          const share = ASCII_SHARE[cp];
+          if (share !== SHARE_NONE) {
             nonSpace++;
-            if (cp === 0x7f) bad++;
-            else if (!ASCII_WORDISH[cp]) symbols++;
+            if (share === SHARE_BAD) bad++;
+            else if (share === SHARE_SYMBOL) symbols++;
           }
           if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) {
             wLetters++;
