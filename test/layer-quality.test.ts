@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
 import { charSignals, inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
-import type { InkMap } from '../src/analyzer/layerQuality/ink';
+import { type InkMap, inkMap } from '../src/analyzer/layerQuality/ink';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
 import { makePdf } from './pdf-helpers';
@@ -221,7 +221,9 @@ function inkMapOf(w: number, h: number, ink: (col: number, row: number) => numbe
     }
     total += rowSum;
   }
-  return { width: w, height: h, sat, ink: data, total, paper: 230, dark, map: [1, 0, 0, 0, -1, h] };
+  // luminance: paper (230) less the ink
+  const gray = data.map((v) => Math.max(0, 230 - v));
+  return { width: w, height: h, sat, ink: data, gray, total, paper: 230, dark, map: [1, 0, 0, 0, -1, h] };
 }
 
 /** the ink of a map's samples where `at(col, row)` holds */
@@ -303,6 +305,41 @@ test('text-like missing ink: a dropped line counts, a form frame does not', () =
     [5, H - 17, 35, H - 15],
     [5, H - 22, 35, H - 20],
   ]);
+});
+
+test('the rim of a shaded area is not missing text: a grey box, shaded bands, a grid of shaded columns', () => {
+  // a scan's luminance (paper 230) with three lines of print (rows 5-6, 10-11, 15-16, columns 5-34: letters 90-170,
+  // lighter gaps) and a shade drawn under it; the ink map is measured from it as a scan's would be
+  const W = 80;
+  const H = 60;
+  const scan = (shade: (c: number, r: number) => number | undefined): InkMap => {
+    const data = new Uint8Array(W * H).fill(230);
+    for (let r = 0; r < H; r++)
+      for (let c = 0; c < W; c++) {
+        const s = shade(c, r);
+        if (s !== undefined) data[r * W + c] = s;
+      }
+    for (const l of [5, 10, 15])
+      for (const r of [l, l + 1])
+        for (let c = 5; c < 35; c++)
+          data[r * W + c] = c % 6 === 5 ? data[r * W + c] - 20 : Math.min(data[r * W + c], 90 + ((c * 7 + r * 3) % 5) * 20);
+    return inkMap({ width: W, height: H, data }, [W, 0, 0, H, 0, 0])!;
+  };
+  const lines = (ls: number[]) => ls.map((l) => runAt('words', 5, 35, l, l + 2, H));
+  const shades: [string, (c: number, r: number) => number | undefined][] = [
+    ['a grey box on paper', (c, r) => (c >= 40 && c < 75 && r >= 20 && r < 45 ? 140 : undefined)],
+    ['bands of two greys', (_c, r) => (r >= 25 ? (Math.floor(r / 8) % 2 ? 200 : 150) : undefined)],
+    ['columns of two greys', (c, r) => (r >= 30 ? (Math.floor(c / 10) % 2 ? 110 : 70) : undefined)],
+  ];
+  for (const [what, shade] of shades) {
+    const m = scan(shade);
+    // the shade's edges are ink the layer does not cover, shaped like lines, but none of it is text
+    assert.ok(inkCoverage(m, lines([5, 10, 15])).inkMissed > 0.1, what);
+    assert.ok(inkCoverage(m, lines([5, 10, 15])).textInkMissed < 0.02, `${what}: ${JSON.stringify(inkCoverage(m, lines([5, 10, 15])))}`);
+    // a line of print the layer left out still counts, beside the shade: a third of the text
+    const dropped = inkCoverage(m, lines([5, 10]));
+    assert.ok(Math.abs(dropped.textInkMissed - 1 / 3) < 0.05, `${what}: ${JSON.stringify(dropped)}`);
+  }
 });
 
 test('where text is missing: the blobs with the most ink first, at most MAX_MISSING_REGIONS', () => {

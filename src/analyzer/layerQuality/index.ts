@@ -1014,7 +1014,7 @@ function remember(
   ink: InkResult,
 ): InkResult {
   if (cache && budget && !('note' in ink && /out-of-time/.test(ink.note))) {
-    const bytes = 'map' in ink ? ink.map.width * ink.map.height * 5 : 0;
+    const bytes = 'map' in ink ? ink.map.width * ink.map.height * 6 : 0;
     if (bytes === 0 || budget.tryCharge(bytes, 'decode')) {
       if (cache.size >= INK_CACHE_ENTRIES) {
         const [k, old] = cache.entries().next().value!;
@@ -1237,6 +1237,8 @@ const FRAME_HOLLOW = 0.5;
 const SOLID_INK = 0.6;
 const SOLID_TEXT = 0.8;
 const SOLID_SHARE = 0.5;
+/** a blob a quarter of whose border is as dark as its own ink is the rim of a shaded area (shadeBorder), not print */
+const SHADE_RIM = 0.25;
 /** a row of a blob under this share of the row above it ends a line of the blob (its row profile falls into a valley) */
 const BLOB_VALLEY = 0.6;
 /**
@@ -1246,15 +1248,18 @@ const BLOB_VALLEY = 0.6;
  * and rules, a table's grid and line art spread little ink over a large box; bars, logos and filled plots are denser
  * and not line-shaped. A blob whose lines (peaks of its row profile) are more than BLOB_LARGE times as tall as the
  * body text's lines (`lineH`, samples) is large type, a logo or a title that an original often holds as an image: not
- * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW) or a filled shape (SOLID_SHARE). The blobs
- * counted go onto `counted` (the most ink among them kept: see inkCoverage's `missed`). Linear in the map's size.
+ * counted; nor is a rule (RULE_VARIATION), a frame (FRAME_HOLLOW), a filled shape (SOLID_SHARE) or the rim of a
+ * shaded area (SHADE_RIM). The blobs counted go onto `counted` (the most ink among them kept: see inkCoverage's
+ * `missed`). Linear in the map's size (a connected blob's box has sides at most as long as its samples are many).
  */
 function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: number, textSolid: number, counted: Blob[]): number {
   const w = m.width;
   const h = m.height;
   const ink = m.ink;
+  const gray = m.gray;
   const seen = new Uint8Array(w * h);
   const stack = new Int32Array(w * h);
+  const members = new Int32Array(w * h);
   // the blob's ink per row and per column (reset after each blob over its rows and columns only)
   const rows = new Float64Array(h);
   const cols = new Float64Array(w);
@@ -1268,13 +1273,17 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     let sum = 0;
     let samples = 0;
     let solid = 0;
+    let lum = 0;
     let x0 = w;
     let x1 = 0;
     let y0 = h;
     let y1 = 0;
+    let nm = 0;
     while (sp > 0) {
       const i = stack[--sp];
+      members[nm++] = i;
       sum += ink[i];
+      lum += gray[i];
       samples++;
       if (ink[i] >= solidInk) solid++;
       const y = (i / w) | 0;
@@ -1309,6 +1318,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
+    if (ok && shadeBorder(m, mask, members, nm, lum / samples) >= SHADE_RIM) ok = false;
     if (ok) {
       total += sum;
       // the blobs counted, for where the text is missing: past MAX_BLOBS_KEPT (a noisy scan's specks pass one by one)
@@ -1323,6 +1333,43 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     cols.fill(0, x0, x1 + 1);
   }
   return total;
+}
+
+/**
+ * The share of a blob's border (its samples' neighbours that are neither ink nor under a layer box, counted once per
+ * sample they touch) at least as dark as the blob's own mean (`lum`, luminance). Ink is measured against the
+ * lightest paper within LOCAL samples, so where a darker area meets a lighter one (a shaded table row, a grey box, a
+ * cell of a colour chart) a band LOCAL samples wide along the edge reads as ink: often line-shaped and as dense as
+ * text. Past the band the shade goes on at the band's own level without being ink, so a good part of its border is as
+ * dark as it is (about a third on the dev split and the stand-ins: half the band's border is shade, of which the half
+ * below the band's mean); print has lighter paper, or a lighter shade, all round (under 0.15 there).
+ */
+function shadeBorder(m: InkMap, mask: Uint8Array, members: Int32Array, n: number, lum: number): number {
+  const w = m.width;
+  const h = m.height;
+  const gray = m.gray;
+  const ink = m.ink;
+  let border = 0;
+  let dark = 0;
+  for (let k = 0; k < n; k++) {
+    const i = members[k];
+    const y = (i / w) | 0;
+    const x = i - y * w;
+    for (let dy = -1; dy <= 1; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= h) continue;
+      for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx;
+        if (xx < 0 || xx >= w) continue;
+        const j = yy * w + xx;
+        // an uncovered sample of ink at least BLOB_INK is the blob's own (8-connected); a covered one is the layer's
+        if (mask[j] || ink[j] >= BLOB_INK) continue;
+        border++;
+        if (gray[j] <= lum) dark++;
+      }
+    }
+  }
+  return border > 0 ? dark / border : 0;
 }
 
 /** Whether a blob (its ink per row and per column over [x0, x1] × [y0, y1]) is a frame (FRAME_HOLLOW). */

@@ -3,7 +3,7 @@
  * block means, an eighth of its size) is read as ink darkness: how far a sample falls below the paper level, less a
  * noise margin. At that scale a line of text is one to three samples high and no sample is solid black, so ink is a
  * weight, not a yes/no. A summed-area table of the weights answers "how much ink inside this box" in constant time.
- * Pure; memory is width × height × 6 bytes of the image.
+ * Pure; the map holds width × height × 6 bytes (the summed-area table, the weights and the luminance).
  */
 import type { Matrix } from '../geometry';
 import type { Rect } from '../types';
@@ -16,6 +16,8 @@ export interface InkMap {
   sat: Int32Array;
   /** ink weight of each sample, 0 (paper) .. 255 */
   ink: Uint8Array;
+  /** the image's luminance samples (0 = black): what lies next to a blob of ink, to tell the rim of a shaded area */
+  gray: Uint8Array;
   /** ink weight of the whole image */
   total: number;
   /** paper and ink levels found, and whether they differ enough to tell ink at all */
@@ -67,7 +69,7 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   }
   const map = pixelMap(ctm, w, h);
   if (!map) return undefined;
-  return { width: w, height: h, sat, ink, total, paper, dark, map };
+  return { width: w, height: h, sat, ink, gray: data, total, paper, dark, map };
 }
 
 /** The page-to-pixel map of a w × h image painted by `ctm` (unit square → page); undefined when ctm is singular. */
