@@ -167,7 +167,11 @@ function scoreLayer(
   const { scan, held, unread } = scanOf(s, which, doc, budget, opts);
   let font = '';
   let most = -1;
-  for (const f of pr.evidence.fonts) if (f.chars > most) [font, most] = [f.baseFont || f.name, f.chars];
+  for (const f of pr.evidence.fonts)
+    if (f.chars > most) {
+      font = f.baseFont || f.name;
+      most = f.chars;
+    }
   const producer = meta.info.Producer ?? meta.xmp['pdf:Producer'];
   try {
     return layerQuality({
