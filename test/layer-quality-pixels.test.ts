@@ -154,6 +154,25 @@ test('a Flate or fax scan is read like a JPEG one: the ink of the lines the laye
   }
 });
 
+test("the ink coverage's scratch memory is charged: a budget that holds the scan but not the scratch says so, and the words are still scored", () => {
+  const pdf = flateScanPage(6, 'gray');
+  const at = (maxHeldBytes: number) => analyzePdfSync(pdf, { layerQuality: true, maxHeldBytes }).pages[0].evidence.layerQuality!;
+  // the least budget at which the scan's evidence is whole (outcomes only worsen as the budget shrinks)
+  let lo = 0;
+  let hi = 64 * 1024 * 1024;
+  assert.equal(at(hi).signals.image, undefined, JSON.stringify(at(hi).signals));
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (at(mid).signals.image === undefined) hi = mid;
+    else lo = mid;
+  }
+  // a byte less: the scan is decoded and mapped, but the coverage's scratch (10 bytes a sample of the map) is refused
+  const short = at(hi - 1);
+  assert.equal(short.signals.image, "the scan's ink does not fit the memory budget", JSON.stringify(short.signals));
+  assert.equal(short.signals.textInkMissed, undefined);
+  assert.equal(typeof short.signals.nonWords, 'number', 'the words are still judged');
+});
+
 test('a scan the score does not decode is named in signals.image; a 1 × 1 image over the page is no scan', () => {
   const page = (image: string) =>
     makePdf(

@@ -875,8 +875,19 @@ function inkSignals(
   means?: GrayImage,
 ): InkCoverage | { note: string } {
   const ink = inkOf(scan, budget, maxPixels, means);
-  return 'note' in ink ? ink : inkCoverage(ink.map, runs);
+  if ('note' in ink) return ink;
+  // inkCoverage's scratch, held while it runs: per sample a mask, a seen flag, the flood's stack and a blob's members
+  const scratch = ink.map.width * ink.map.height * COVERAGE_SCRATCH_BYTES;
+  if (budget && !budget.tryCharge(scratch, 'decode')) return { note: "the scan's ink does not fit the memory budget" };
+  try {
+    return inkCoverage(ink.map, runs);
+  } finally {
+    budget?.release(scratch);
+  }
 }
+
+/** bytes per ink map sample that inkCoverage holds while it runs (Uint8 mask and seen, Int32 stack and members) */
+const COVERAGE_SCRATCH_BYTES = 10;
 
 /** the scan decoded whole (at the letter shapes' scale), with its block means, charged to the budget until released */
 interface Whole {
