@@ -1305,17 +1305,11 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const j = yy * w + xx;
-          if (!seen[j] && !mask[j] && ink[j] >= BLOB_INK) {
-            seen[j] = 1;
-            stack[sp++] = j;
-          }
+      for (let k = 0, nn = neighbours(i, w, h, near); k < nn; k++) {
+        const j = near[k];
+        if (!seen[j] && !mask[j] && ink[j] >= BLOB_INK) {
+          seen[j] = 1;
+          stack[sp++] = j;
         }
       }
     }
@@ -1364,24 +1358,35 @@ function shadeBorder(m: InkMap, mask: Uint8Array, members: Int32Array, n: number
   let border = 0;
   let dark = 0;
   for (let k = 0; k < n; k++) {
-    const i = members[k];
-    const y = (i / w) | 0;
-    const x = i - y * w;
-    for (let dy = -1; dy <= 1; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= h) continue;
-      for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx;
-        if (xx < 0 || xx >= w) continue;
-        const j = yy * w + xx;
-        // an uncovered sample of ink at least BLOB_INK is the blob's own (8-connected); a covered one is the layer's
-        if (mask[j] || ink[j] >= BLOB_INK) continue;
-        border++;
-        if (gray[j] <= lum) dark++;
-      }
+    for (let q = 0, nn = neighbours(members[k], w, h, near); q < nn; q++) {
+      const j = near[q];
+      // an uncovered sample of ink at least BLOB_INK is the blob's own (8-connected); a covered one is the layer's
+      if (mask[j] || ink[j] >= BLOB_INK) continue;
+      border++;
+      if (gray[j] <= lum) dark++;
     }
   }
   return border > 0 ? dark / border : 0;
+}
+
+/** scratch for the neighbour walks of textLikeMissed's flood and shadeBorder (a sample has at most eight) */
+const near = new Int32Array(8);
+
+/** The 8-connected neighbours of sample i of a w × h map (fewer at its edges), written into out; returns how many. */
+function neighbours(i: number, w: number, h: number, out: Int32Array): number {
+  const y = (i / w) | 0;
+  const x = i - y * w;
+  let n = 0;
+  for (let dy = -1; dy <= 1; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= h) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= w || (dx === 0 && dy === 0)) continue;
+      out[n++] = yy * w + xx;
+    }
+  }
+  return n;
 }
 
 /** Whether a blob (its ink per row and per column over [x0, x1] × [y0, y1]) is a frame (FRAME_HOLLOW). */
