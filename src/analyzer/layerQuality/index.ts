@@ -1289,13 +1289,12 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     let x1 = 0;
     let y0 = h;
     let y1 = 0;
-    let nm = 0;
     while (sp > 0) {
       const i = stack[--sp];
-      members[nm++] = i;
+      // the blob's samples, members[0..samples)
+      members[samples++] = i;
       sum += ink[i];
       lum += gray[i];
-      samples++;
       if (ink[i] >= solidInk) solid++;
       const y = (i / w) | 0;
       const x = i - y * w;
@@ -1323,7 +1322,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
-    if (ok && shadeBorder(m, mask, members, nm, lum / samples) >= SHADE_RIM) ok = false;
+    if (ok && shadeBorder(m, mask, members, samples, lum / samples) >= SHADE_RIM) ok = false;
     if (ok) {
       total += sum;
       // the blobs counted, for where the text is missing: past MAX_BLOBS_KEPT (a noisy scan's specks pass one by one)
