@@ -45,13 +45,14 @@ export function printInk(x: number, y: number): boolean {
 /**
  * A page painted whole by the print scan stored as `dict` says (its /Width, /Height, colour space, filter: everything
  * but /Type, /Subtype and /Length) with `data`, and an invisible layer of Helvetica over its first `covered` lines (each
- * line's baseline 8 pt above its bottom row, text as wide as its ink).
+ * line's baseline 8 pt above its bottom row, text about as wide as its ink: Helvetica's widths make the sentence 217 pt
+ * at 10 pt, 104 Tz 225 of the ink's 228).
  */
 export function printScanPdf(dict: string, data: Uint8Array, covered: number): Uint8Array {
   const image = `<< /Type /XObject /Subtype /Image ${dict} /Length ${data.length} >>\nstream\n${Buffer.from(data).toString('latin1')}\nendstream`;
   let text = '';
   for (let l = 0; l < covered; l++)
-    text += `BT 3 Tr /F1 10 Tf 72 ${792 - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
+    text += `BT 3 Tr /F1 10 Tf 104 Tz 72 ${792 - (120 + 40 * l + 10) + 2} Td (sample words written over the scan in line ${l + 1} here) Tj ET `;
   return makePdf(`q 612 0 0 792 0 0 cm /Im1 Do Q ${text}`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
     image,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',

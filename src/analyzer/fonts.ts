@@ -40,6 +40,7 @@ import {
 } from './encodings';
 import { CidMap, type CMapTokenTap, CodespaceRange, ParsedCMap, PredefinedCMap, cmapBytes, parseCMap, predefinedCMap, toUnicodeMap } from './cmap';
 import { latin1Token } from './text';
+import { type Std14Face, std14Width } from './std14Widths';
 
 export interface TextTally {
   /** non-whitespace Unicode characters produced (a code mapping to "fi" counts 2; an unmappable code counts 1 and is bad) */
@@ -407,6 +408,8 @@ type Std14Family = 'Helvetica' | 'Times' | 'Courier' | 'Symbol' | 'ZapfDingbats'
 interface Std14 {
   family: Std14Family;
   bold: boolean;
+  /** italic or oblique (Times' italic faces have widths of their own; Helvetica's oblique ones share the upright's) */
+  italic: boolean;
 }
 
 const STD14_PREFIXES: [string, Std14Family][] = [
@@ -435,14 +438,22 @@ export function standard14(baseFont: string): Std14 | undefined {
     if (!name.startsWith(prefix)) continue;
     let rest = name.slice(prefix.length).replace(/[-,]/g, '');
     const bold = rest.includes('bold');
+    const italic = rest.includes('italic') || rest.includes('oblique');
     for (let guard = 0; rest && guard < 8; guard++) {
       const w = STYLE_WORDS.find((s) => rest.startsWith(s));
       if (!w) break;
       rest = rest.slice(w.length);
     }
     if (rest) return undefined;
-    return { family, bold };
+    return { family, bold, italic };
   }
+  return undefined;
+}
+
+/** the face whose published metrics a standard-14 font without /Widths has, when std14Widths.ts holds them */
+function std14Face(std: Std14 | undefined): Std14Face | undefined {
+  if (std?.family === 'Helvetica') return std.bold ? 'Helvetica-Bold' : 'Helvetica';
+  if (std?.family === 'Times') return std.bold ? (std.italic ? 'Times-BoldItalic' : 'Times-Bold') : std.italic ? 'Times-Italic' : 'Times-Roman';
   return undefined;
 }
 
@@ -609,9 +620,13 @@ function simpleWidths(
     return out;
   }
   if (isType3) return out.fill(missingRaw !== undefined ? missingRaw * scale : 0);
+  // a standard-14 font's own metrics where they hold the character (an OCR layer's invisible Helvetica is sized word
+  // by word with Tz against them: rough widths put its boxes a quarter off either way), else a rough figure
+  const face = std14Face(std);
   for (let c = 0; c < 256; c++) {
     const cp = cps[c] >= 0 ? cps[c] : c;
-    out[c] = (missingRaw !== undefined && missingRaw > 0 && !std ? missingRaw : approxWidth(std?.family, std?.bold ?? false, cp)) * 0.001;
+    const w = face !== undefined ? std14Width(face, cp) : undefined;
+    out[c] = (w ?? (missingRaw !== undefined && missingRaw > 0 && !std ? missingRaw : approxWidth(std?.family, std?.bold ?? false, cp))) * 0.001;
   }
   return out;
 }
