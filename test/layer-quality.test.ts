@@ -10,6 +10,7 @@ import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg'
 import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
 import { charSignals, inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
 import { type InkMap, inkMap } from '../src/analyzer/layerQuality/ink';
+import { emWidth } from '../src/analyzer/layerQuality/widths';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
 import { makePdf } from './pdf-helpers';
@@ -140,13 +141,19 @@ test('language evidence: prose reads as its language, shifted letters do not', (
   assert.ok(languageEvidence(caesar).wordLike < 0.3 && languageEvidence(en).wordLike > 0.6);
 });
 
+/**
+ * A layer of words at size 10, eight a line, each as wide as a scan's word of its letters would be (widths.ts: an "ill"
+ * narrower than an "mmm") at `widthPerChar` points an average letter (5: half an em).
+ */
 function layerOf(words: string[], widthPerChar: (w: string, i: number) => number): TextLayer {
   const runs: GlyphRun[] = words.map((w, i) => {
     const x = 72 + (i % 8) * 60;
     const y = 700 - Math.floor(i / 8) * 14;
+    let ems = 0;
+    for (const ch of w) ems += emWidth(ch.codePointAt(0)!);
     return {
       text: w,
-      rect: [x, y - 2, x + widthPerChar(w, i) * w.length, y + 8],
+      rect: [x, y - 2, x + widthPerChar(w, i) * 2 * ems, y + 8],
       visibility: 'invisible',
       font: 'F1',
       size: 10,
@@ -553,6 +560,37 @@ test('nonWords judges the words of the page text, not glyph runs: a file that pl
   const shifted = layerQuality({ layer: { runs, runCount: runs.length, text }, which: 'visible' });
   assert.ok((shifted.signals.nonWords as number) > 0.5, JSON.stringify(shifted.signals));
   assert.equal(shifted.reocr, true, JSON.stringify(shifted.signals));
+});
+
+test('widthSpread: a right layer fits its boxes in a proportional typeface or at a fixed pitch; other words fit neither', () => {
+  const words =
+    'everyone has the right to freedom of opinion and expression this right includes freedom to hold opinions without interference and to seek receive and impart information and ideas through any media regardless of frontiers'.split(
+      ' ',
+    );
+  const spread = (layer: TextLayer) => layerQuality({ layer, which: 'invisible' }).signals.widthSpread as number;
+  // proportional print: each box as wide as its letters in Helvetica (layerOf)
+  const proportional = layerOf(words, () => 5);
+  // a typewriter's (Courier's) print: every character 6 points
+  const fixed: TextLayer = {
+    ...proportional,
+    runs: proportional.runs.map((r) => ({ ...r, rect: [r.rect[0], r.rect[1], r.rect[0] + 6 * r.text.length, r.rect[3]] })),
+  };
+  assert.ok(spread(proportional) < 0.01, `proportional ${spread(proportional)}`);
+  assert.ok(spread(fixed) < 0.01, `fixed pitch ${spread(fixed)}`);
+  // the same boxes holding the words of the next box (another line's words, letters lost or gained): neither fits
+  const shifted = (layer: TextLayer): TextLayer => ({
+    ...layer,
+    runs: layer.runs.map((r, i) => ({ ...r, text: layer.runs[(i + 1) % layer.runs.length].text })),
+  });
+  assert.ok(spread(shifted(proportional)) > 0.2, `proportional boxes, other words ${spread(shifted(proportional))}`);
+  assert.ok(spread(shifted(fixed)) > 0.2, `fixed-pitch boxes, other words ${spread(shifted(fixed))}`);
+  // words that lost their vowels to a coarse scan ("information" read "nfrmtn"): shorter than their boxes say, by
+  // more in some words than in others
+  const lost = (layer: TextLayer): TextLayer => ({
+    ...layer,
+    runs: layer.runs.map((r) => ({ ...r, text: r.text.length > 3 ? r.text.replace(/[aeiou]/g, '') : r.text })),
+  });
+  assert.ok(spread(lost(proportional)) > 0.1, `letters lost ${spread(lost(proportional))}`);
 });
 
 test('widthSpread measures a run along its baseline: a table turned by 90° fits its boxes as the same table upright', () => {

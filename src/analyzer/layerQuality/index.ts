@@ -14,8 +14,9 @@
  * - word shape: `garbled` (words with a shape no word has: a capital after a small letter, a digit between letters,
  *   two scripts; what OCR with the wrong language or on a bad scan writes), `fragments` (one- and two-letter words:
  *   spaces inserted), `longWords` (words of 16+ letters: spaces lost);
- * - layout: `widthSpread` (median absolute deviation of log(box width / (letters × font size)) over the words: an
- *   OCR engine fits each word to its box, so a word that is not the box's word stretches or squeezes);
+ * - layout: `widthSpread` (median absolute deviation of log(box width / (the letters' expected width × font size))
+ *   over the words, widths.ts: an OCR engine fits each word to its box, so a word that is not the box's word, or has
+ *   lost or gained letters, stretches or squeezes);
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
  *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
@@ -48,6 +49,7 @@ import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, class
 import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
+import { emWidth } from './widths';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -113,11 +115,11 @@ export const WEIGHTS = {
  * ascenders and descenders are not where the scan has them raise it. Fitted the same way on the same pages.
  */
 export const WEIGHTS_WITH_SHAPES = {
-  intercept: 1,
-  widthSpread: 1,
-  garbled: 0.3,
-  nonWords: 0.6,
-  letterShapes: -0.7,
+  intercept: 0.8,
+  widthSpread: 0.9,
+  garbled: 0.25,
+  nonWords: 0.5,
+  letterShapes: -0.6,
 };
 /** agreements under this (none, or against) count as this: past it there is nothing more to learn */
 export const LETTER_SHAPES_FLOOR = 0.02;
@@ -770,10 +772,15 @@ function nonWords(s: string, a: Language, b: Language): number {
 /** words the width spread is measured on at most (the first ones: a sample enough for a median) */
 const SPREAD_WORDS = 4000;
 
-/** median absolute deviation of ln(width / (characters × size)) over words of 3+ characters */
+/**
+ * How badly the words fit their boxes: the median absolute deviation of ln(width / (expected width × size)) over words
+ * of 3+ characters, under the better fitting of two typefaces: a proportional one (widths.ts: an "ill" narrower than an
+ * "mmm") and one of fixed pitch (every character as wide: a typewriter, Courier, a code listing). A right layer fits one
+ * of them closely whatever the scan's print; words that are not the box's, or that lost or gained letters, fit neither.
+ */
 function widthSpread(runs: GlyphRun[]): number {
   const cap = Math.min(runs.length, SPREAD_WORDS);
-  const xs = medianScratch(cap);
+  const xs = medianScratch(2 * cap);
   let k = 0;
   for (const r of runs) {
     if (k >= cap) break;
@@ -781,12 +788,17 @@ function widthSpread(runs: GlyphRun[]): number {
     if (n < 3 || !(r.size > 0)) continue;
     const w = runLength(r);
     if (!(w > 0)) continue;
-    xs[k++] = Math.log(w / (n * r.size));
+    xs[k] = Math.log(w / (emsOf(r.text) * r.size));
+    xs[cap + k++] = Math.log(w / (n * r.size));
   }
   if (k < 5) return 0;
-  const v = xs.subarray(0, k);
+  return Math.min(deviation(xs.subarray(0, k)), deviation(xs.subarray(cap, cap + k)));
+}
+
+/** the median absolute deviation of v (reordered in place) */
+function deviation(v: Float64Array): number {
   const med = median(v);
-  for (let i = 0; i < k; i++) v[i] = Math.abs(v[i] - med);
+  for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i] - med);
   return median(v);
 }
 
@@ -806,6 +818,23 @@ function runLength(r: GlyphRun): number {
 
 /** how near its size a turned run's width is (the size is rounded to 3 decimals, the box computed in floating point) */
 const ACROSS_EXACT = 0.005;
+
+/** the expected width of a text in ems (widths.ts): what its box should measure at size 1 */
+function emsOf(s: string): number {
+  let ems = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const lo = s.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+        i++;
+      }
+    }
+    ems += emWidth(c);
+  }
+  return ems;
+}
 
 function codePoints(s: string): number {
   let n = 0;

@@ -12,6 +12,7 @@
  */
 import type { GlyphRun } from '../types';
 import type { GrayImage } from './jpeg';
+import { emWidth } from './widths';
 
 /** the page-to-pixel map of an image: col = a·x + b·y + c, row = d·x + e·y + f */
 export type PixelMap = [number, number, number, number, number, number];
@@ -50,21 +51,11 @@ const ASCENDING = new Set([...('bdfhklt' + 'ß' + 'бдйё' + '([{}])/\\|!?"\''
 const DOTTED = new Set([...'ij']);
 /** descender letters and marks: their ink reaches below the band */
 const DESCENDING = new Set([...('gjpqy' + ',;()[]{}|' + 'дцщруф' + 'çş')]);
-/** narrow and wide letters (in ems, roughly: the prediction needs where a letter is along the box, not its outline) */
-const NARROW = new Set([..."iljtfrI.,;:'!|()[]-1"]);
-const WIDE = new Set([...'mwMW@%шщжюШЩЖЮ']);
-
 function ascends(ch: string): number {
   if (ASCENDING.has(ch)) return 1;
   if (DOTTED.has(ch)) return 0.4;
   // capitals and digits fill the zone above the band of lower-case text
   return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 1 : 0;
-}
-
-function widthOf(ch: string): number {
-  if (NARROW.has(ch)) return 0.35;
-  if (WIDE.has(ch)) return 0.85;
-  return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 0.65 : 0.55;
 }
 
 /** what letterShapes needs of a character: whether it is a letter, its ink above and below the band, its width */
@@ -79,7 +70,12 @@ const charShapes = new Map<string, CharShape>();
 function shapeOf(ch: string): CharShape {
   let s = charShapes.get(ch);
   if (s === undefined) {
-    s = { letter: ch.toLowerCase() !== ch.toUpperCase(), ascends: ascends(ch), descends: DESCENDING.has(ch) ? 1 : 0, width: widthOf(ch) };
+    s = {
+      letter: ch.toLowerCase() !== ch.toUpperCase(),
+      ascends: ascends(ch),
+      descends: DESCENDING.has(ch) ? 1 : 0,
+      width: emWidth(ch.codePointAt(0) ?? 0),
+    };
     if (charShapes.size < 4096) charShapes.set(ch, s);
   }
   return s;
