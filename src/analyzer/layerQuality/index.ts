@@ -822,30 +822,17 @@ const ACROSS_EXACT = 0.005;
 /** the expected width of a text in ems (widths.ts): what its box should measure at size 1 */
 function emsOf(s: string): number {
   let ems = 0;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const lo = s.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-        i++;
-      }
-    }
+  for (let i = 0; i < s.length;) {
+    const c = codePointAt(s, i, s.length);
     ems += emWidth(c);
+    i += c > 0xffff ? 2 : 1;
   }
   return ems;
 }
 
 function codePoints(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const lo = s.charCodeAt(i + 1);
-      if (lo >= 0xdc00 && lo <= 0xdfff) i++;
-    }
-    n++;
-  }
+  for (let i = 0; i < s.length; n++) i += codePointAt(s, i, s.length) > 0xffff ? 2 : 1;
   return n;
 }
 
