@@ -621,7 +621,7 @@ function simpleWidths(
   }
   if (isType3) return out.fill(missingRaw !== undefined ? missingRaw * scale : 0);
   // a standard-14 font's own metrics where they hold the character (an OCR layer's invisible Helvetica is sized word
-  // by word with Tz against them: rough widths put its boxes a quarter off either way), else a rough figure
+  // by word with Tz against them: rough widths put most of its boxes a tenth to a quarter off), else a rough figure
   const face = std14Face(std);
   for (let c = 0; c < 256; c++) {
     const cp = cps[c] >= 0 ? cps[c] : c;
