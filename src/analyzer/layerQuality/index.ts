@@ -784,11 +784,20 @@ function widthSpread(runs: GlyphRun[]): number {
   let k = 0;
   for (const r of runs) {
     if (k >= cap) break;
-    const n = codePoints(r.text);
-    if (n < 3 || !(r.size > 0)) continue;
+    if (!(r.size > 0)) continue;
+    // the word's characters and their expected width in ems (widths.ts), in one walk of its code points
+    const t = r.text;
+    let n = 0;
+    let ems = 0;
+    for (let i = 0; i < t.length; n++) {
+      const c = codePointAt(t, i, t.length);
+      ems += emWidth(c);
+      i += c > 0xffff ? 2 : 1;
+    }
+    if (n < 3) continue;
     const w = runLength(r);
     if (!(w > 0)) continue;
-    xs[k] = Math.log(w / (emsOf(r.text) * r.size));
+    xs[k] = Math.log(w / (ems * r.size));
     xs[cap + k++] = Math.log(w / (n * r.size));
   }
   if (k < 5) return 0;
@@ -818,23 +827,6 @@ function runLength(r: GlyphRun): number {
 
 /** how near its size a turned run's width is (the size is rounded to 3 decimals, the box computed in floating point) */
 const ACROSS_EXACT = 0.005;
-
-/** the expected width of a text in ems (widths.ts): what its box should measure at size 1 */
-function emsOf(s: string): number {
-  let ems = 0;
-  for (let i = 0; i < s.length;) {
-    const c = codePointAt(s, i, s.length);
-    ems += emWidth(c);
-    i += c > 0xffff ? 2 : 1;
-  }
-  return ems;
-}
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; n++) i += codePointAt(s, i, s.length) > 0xffff ? 2 : 1;
-  return n;
-}
 
 /** the per-word values a median is taken of (width spread, box heights), grown as needed: at most SPREAD_WORDS */
 let medianValues = new Float64Array(64);
