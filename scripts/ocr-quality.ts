@@ -20,7 +20,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LETTER_SHAPES_FLOOR, MISSING, NONWORD_CLEAN, REOCR_CER, WEIGHTS, WEIGHTS_WITH_SHAPES } from '../src/analyzer/layerQuality/index';
+import {
+  LETTER_SHAPES_FLOOR,
+  MISSING,
+  NONWORD_CLEAN,
+  REOCR_CER,
+  unlikeScanError,
+  WEIGHTS,
+  WEIGHTS_WITH_SHAPES,
+} from '../src/analyzer/layerQuality/index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPLIT = resolve(ROOT, '..', 'shared', 'ocr-quality');
@@ -251,7 +259,9 @@ function judge(cli: string, out: string, kept: boolean): number {
       accuracy: idx.filter((i) => cer[i] > REOCR_CER === pos[i]).length / idx.length,
     };
   };
-  const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>, clean: number) => {
+  const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>, clean: number, bound: number[]) => {
+    const fitModel = (X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[]) =>
+      fitModelBounded(X, nonWords, miss, cer, idx, bound);
     const full = fitModel(X, nw, miss, cers, pages);
     log(`\n${label}`);
     log(
@@ -265,10 +275,10 @@ function judge(cli: string, out: string, kept: boolean): number {
       const train = pages.filter((i) => rows[i].file !== f);
       if (train.length === pages.length) continue;
       const m = fitModel(X, nw, miss, cers, train);
-      for (const i of pages) if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i]);
+      for (const i of pages) if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i], bound[i]);
     }
     const ins = fig(
-      all.map((i) => (pages.includes(i) ? full.predict(X[i], miss[i], nw[i]) : 0)),
+      all.map((i) => (pages.includes(i) ? full.predict(X[i], miss[i], nw[i], bound[i]) : 0)),
       pages,
     );
     log(
@@ -289,7 +299,7 @@ function judge(cli: string, out: string, kept: boolean): number {
       const te = pages.filter((i) => !trainF.has(rows[i].file));
       const m = fitModel(X, nw, miss, cers, tr);
       const h = fig(
-        all.map((i) => m.predict(X[i], miss[i], nw[i])),
+        all.map((i) => m.predict(X[i], miss[i], nw[i], bound[i])),
         te,
       );
       log(
@@ -305,6 +315,7 @@ function judge(cli: string, out: string, kept: boolean): number {
     ['widthSpread', 'garbled', 'nonWords'],
     WEIGHTS,
     NONWORD_CLEAN.textOnly,
+    all.map(() => 0),
   );
   const withShapes = all.filter((i) => typeof rows[i].signals.letterShapes === 'number');
   const X4 = rows.map((r, i) => [...X3[i], Math.log(Math.max(LETTER_SHAPES_FLOOR, (r.signals.letterShapes as number) ?? 0) + 0.02)]);
@@ -316,6 +327,14 @@ function judge(cli: string, out: string, kept: boolean): number {
       ['widthSpread', 'garbled', 'nonWords', 'letterShapes'],
       WEIGHTS_WITH_SHAPES,
       NONWORD_CLEAN.withShapes,
+      // the letter shapes' bound (UNLIKE_SCAN) is the shipped one, not refitted
+      rows.map((r) => {
+        const num = (k: string) => {
+          const v = r.signals[k];
+          return typeof v === 'number' ? v : undefined;
+        };
+        return unlikeScanError({ letterShapes: num('letterShapes'), capitals: num('capitals'), boxesOnInk: num('boxesOnInk') });
+      }),
     );
 
   const figures = { spearman: judged.spearman, auroc: judged.auroc, accuracy: judged.accuracy, coverage: judged.coverage };
@@ -440,10 +459,11 @@ function ridge(X: number[][], y: number[]): number[] {
 /**
  * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((textInkMissed − floor)·slope),
  * ln(e + 0.01) linear in the text signals (ln(widthSpread + 0.02), ln(garbled + 0.02), ln(nonWords + 0.02)), e never below
- * nonWords − clean (NONWORD_CLEAN). Floor, slope and clean from a grid; for each, the weights by ridge on the text error
- * the CER implies; the triple whose fit is closest in ln(CER + 0.01) wins.
+ * nonWords − clean (NONWORD_CLEAN) nor below the page's `bound` (the letter shapes' UNLIKE_SCAN bound, shipped, not
+ * refitted; 0 for the text-only model). Floor, slope and clean from a grid; for each, the weights by ridge on the text
+ * error the CER implies; the triple whose fit is closest in ln(CER + 0.01) wins.
  */
-function fitModel(X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[]): FittedModel {
+function fitModelBounded(X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[], bound: number[]): FittedModel {
   let best: (FittedModel & { err: number }) | undefined;
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
     for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1]) {
@@ -457,12 +477,12 @@ function fitModel(X: number[][], nonWords: number[], miss: number[], cer: number
         y,
       );
       for (const clean of [0.15, 0.2, 0.25, 0.3, 0.35]) {
-        const predict = (x: number[], m: number, nonWords: number) => {
+        const predict = (x: number[], m: number, nonWords: number, lower: number) => {
           const f = share(m);
-          return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - clean));
+          return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - clean, lower));
         };
         let err = 0;
-        for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
+        for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i], bound[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
         if (!best || err < best.err) best = { err, floor, slope, clean, w, predict };
       }
     }
@@ -474,7 +494,7 @@ interface FittedModel {
   slope: number;
   clean: number;
   w: number[];
-  predict: (x: number[], m: number, nonWords: number) => number;
+  predict: (x: number[], m: number, nonWords: number, lower: number) => number;
 }
 function predictLinear(w: number[], x: number[]): number {
   return w[0] + x.reduce((s, v, j) => s + v * w[j + 1], 0);

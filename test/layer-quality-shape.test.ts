@@ -77,6 +77,22 @@ test('letter shapes: a layer that reads the scan agrees with it; its words in th
   const subst = page(20, (w, i) => [...w].map((ch, k) => ((i + k) % 3 === 0 ? 'oaxgkl'[(i + k) % 6] : ch)).join(''));
   const t = judged(letterShapes(subst.img, subst.map, subst.runs));
   assert.ok(t.ascenders < r.ascenders && t.ascenders > s.ascenders, JSON.stringify(t));
+  // the words' letters are small letters: none of them capitals
+  assert.equal(r.capitals, 0);
+});
+
+test('letter shapes: the share of the judged letters that are capitals (a text of capitals has no x-height band)', () => {
+  // the same words, every other one in capitals: half the letters of the judged words, as the words are told
+  const p = page(20, (w, i) => (i % 2 ? w.toUpperCase() : w));
+  const r = judged(letterShapes(p.img, p.map, p.runs));
+  let caps = 0;
+  let all = 0;
+  for (const run of p.runs) {
+    all += run.text.length;
+    if (run.text === run.text.toUpperCase()) caps += run.text.length;
+  }
+  assert.ok(caps > 0 && caps < all);
+  assert.ok(Math.abs(r.capitals - caps / all) < 1e-9, `${r.capitals} against ${caps / all}`);
 });
 
 test('letter shapes: no figure from too few words, from blank paper, or when the clock runs out, and why', () => {

@@ -8,7 +8,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
-import { charSignals, inkCoverage, layerQuality, MAX_MISSING_REGIONS, NONWORD_BITS } from '../src/analyzer/layerQuality/index';
+import {
+  charSignals,
+  estimateError,
+  inkCoverage,
+  layerQuality,
+  MAX_MISSING_REGIONS,
+  NONWORD_BITS,
+  REOCR_CER,
+  UNLIKE_SCAN,
+  unlikeScanError,
+} from '../src/analyzer/layerQuality/index';
 import { type InkMap, inkMap } from '../src/analyzer/layerQuality/ink';
 import { emWidth } from '../src/analyzer/layerQuality/widths';
 import { analyzePdfSync } from '../src/analyzer/index';
@@ -837,4 +847,25 @@ test("runs cut by a limit are not matched to the scan: our own limit never reads
   assert.equal(q.signals.textInkMissed, undefined);
   assert.match(String(q.signals.image), /a limit cut the layer's runs/);
   assert.equal(cut.textLayer!.missingText, undefined);
+});
+
+test("the letter shapes bound the text's error: words on the scan's ink that agree with its shapes not at all are not its words", () => {
+  // a layer whose words read and fit their boxes as a good layer's do (another page's text, or lines shuffled into
+  // other lines' boxes): the text signals alone keep it
+  const text = { widthSpread: 0.04, garbled: 0, nonWords: 0.05, textInkMissed: 0 };
+  const agree = estimateError({ ...text, letterShapes: 0.45, capitals: 0.05, boxesOnInk: 1 });
+  assert.ok(agree.cer < REOCR_CER, JSON.stringify(agree));
+  const none = estimateError({ ...text, letterShapes: 0.005, capitals: 0.05, boxesOnInk: 1 });
+  assert.ok(none.text >= UNLIKE_SCAN.error && none.cer > REOCR_CER, JSON.stringify(none));
+  // below the floor, agreement against the scan counts as none
+  assert.equal(unlikeScanError({ letterShapes: -0.2, capitals: 0.05, boxesOnInk: 1 }), UNLIKE_SCAN.error);
+  // not on words mostly in capitals (a code listing, a table of names: no x-height band to agree with), nor when the
+  // boxes miss the ink (the shapes under them are not the words'), nor without the letter shapes or the boxes' witness
+  assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.9, boxesOnInk: 1 }), 0);
+  assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.05, boxesOnInk: 0.88 }), 0);
+  assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.05 }), 0);
+  assert.equal(unlikeScanError({ capitals: 0.05, boxesOnInk: 1 }), 0);
+  assert.equal(unlikeScanError({ letterShapes: 0.03, capitals: 0.05, boxesOnInk: 1 }), 0);
+  const caps = estimateError({ ...text, letterShapes: 0.005, capitals: 0.9, boxesOnInk: 1 });
+  assert.ok(caps.text < UNLIKE_SCAN.error, JSON.stringify(caps));
 });

@@ -20,7 +20,10 @@
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
  *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
- *   the boxes), `boxesOnInk` (share of word boxes with ink in them);
+ *   the boxes), `boxesOnInk` (share of word boxes with ink in them); where the scan is read at letter scale,
+ *   `letterShapes` (shape.ts: do the words' ascenders and descenders sit where the scan has them; `ascenders`,
+ *   `descenders` apart) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
+ *   band to agree with);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  * Each scored run also gets `likelihood` (language.ts wordLikelihood), for a view that colours the words.
  *
@@ -29,8 +32,10 @@
  * - `missing` comes from the image: textInkMissed less a small floor (MISSING; the refit finds a slope of 1: the
  *   share of text ink missing is the share of text missing);
  * - `e` from the text: ln(e + 0.01) linear in ln(widthSpread + 0.02), ln(garbled + 0.02) and ln(nonWords + 0.02)
- *   (WEIGHTS), and never below the share of non-words beyond what a usable page has (NONWORD_CLEAN), so well-fitting
- *   boxes cannot hide nonsense words.
+ *   (WEIGHTS; with ln(letterShapes) besides where the scan is read at letter scale, WEIGHTS_WITH_SHAPES), and never
+ *   below the share of non-words beyond what a usable page has (NONWORD_CLEAN), so well-fitting boxes cannot hide
+ *   nonsense words, nor below UNLIKE_SCAN's bound when words on the scan's ink agree with its letter shapes not at
+ *   all, so well-read words cannot hide that they are not the scan's.
  * The weights were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
@@ -125,6 +130,15 @@ export const WEIGHTS_WITH_SHAPES = {
 export const LETTER_SHAPES_FLOOR = 0.02;
 
 /**
+ * Letter shapes below LETTER_SHAPES_FLOOR (no agreement at all, or against) on words whose letters are at most
+ * `maxCapitals` capitals and whose boxes sit on the scan's ink (at least `minBoxesOnInk` of them): the text's error is
+ * at least `error`. No layer that reads its scan agrees that little on the dev split or the stand-ins, but code
+ * listings and tables in capitals do, and so does a corpus layer whose boxes sit beside the print (an eighth of them
+ * on blank paper) while its words read right (docs/layer-quality-notes.md).
+ */
+export const UNLIKE_SCAN = { error: 0.4, maxCapitals: 0.5, minBoxesOnInk: 0.95 };
+
+/**
  * the share of non-words (nonWords) a usable layer can have (dev split: good pages 0.02–0.12, fair ones up to 0.29):
  * e is never below nonWords less this. Refitted with each model (scripts/ocr-quality.ts grids it): the text-only model
  * leans on nonWords for all the text tells, the model with the letter shapes has the scan's witness of the words besides
@@ -149,6 +163,10 @@ export interface EstimateInput {
   nonWords: number;
   textInkMissed: number;
   letterShapes?: number;
+  /** with letterShapes: the share of the judged words' letters that are capitals (shape.ts) */
+  capitals?: number;
+  /** the share of word boxes with ink in them, where the scan could be read */
+  boxesOnInk?: number;
 }
 
 /**
@@ -168,9 +186,25 @@ export function estimateError(s: EstimateInput): {
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const clean = shapes === undefined ? NONWORD_CLEAN.textOnly : NONWORD_CLEAN.withShapes;
-  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean));
+  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean, unlikeScanError(s)));
   const missing = missingShare(s.textInkMissed);
   return { missing, text: e, cer: missing + (1 - missing) * e };
+}
+
+/**
+ * The scan's bound on the text's error (UNLIKE_SCAN.error, else 0): words whose boxes sit on the scan's ink but whose
+ * letters agree with its shapes not at all are not the scan's words (another page's text, lines shuffled into other
+ * lines' boxes), however well they read and fit their boxes. Not when the words are mostly capitals, whose print has no
+ * x-height band to agree with, nor when boxes miss the ink (a layer placed beside its scan: the shapes under its boxes
+ * are not its letters').
+ */
+export function unlikeScanError(s: Pick<EstimateInput, 'letterShapes' | 'capitals' | 'boxesOnInk'>): number {
+  const unlike =
+    s.letterShapes !== undefined &&
+    s.letterShapes < LETTER_SHAPES_FLOOR &&
+    (s.capitals ?? 1) <= UNLIKE_SCAN.maxCapitals &&
+    (s.boxesOnInk ?? 0) >= UNLIKE_SCAN.minBoxesOnInk;
+  return unlike ? UNLIKE_SCAN.error : 0;
 }
 
 /** the share of the text missing from the layer, from the share of the scan's text-like ink no word covers */
@@ -369,6 +403,7 @@ function scoreWith(
       signals.ascenders = r3(sh.ascenders);
       signals.descenders = r3(sh.descenders);
       signals.letterShapes = r3(shapes);
+      signals.capitals = r3(sh.capitals);
     }
   }
   contextSignals(input, signals);
@@ -383,6 +418,8 @@ function scoreWith(
     nonWords: finiteOr(v.nonWords, 0),
     textInkMissed: finiteOr(textInkMissed, INK_MISSED_UNKNOWN),
     letterShapes: shapes,
+    capitals: typeof signals.capitals === 'number' ? signals.capitals : undefined,
+    boxesOnInk: typeof signals.boxesOnInk === 'number' ? signals.boxesOnInk : undefined,
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
@@ -954,7 +991,11 @@ function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, b
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
-function shapeSignals(runs: GlyphRun[], whole: Whole, outOfTime: () => boolean): { ascenders: number; descenders: number } | { note: string } {
+function shapeSignals(
+  runs: GlyphRun[],
+  whole: Whole,
+  outOfTime: () => boolean,
+): { ascenders: number; descenders: number; capitals: number } | { note: string } {
   const sh = letterShapes(whole.image, whole.map, runs, outOfTime);
   return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
 }

@@ -24,6 +24,11 @@ export interface LetterShapes {
   descenders: number;
   /** words judged */
   words: number;
+  /**
+   * the share of the judged words' letters that are capitals: a text of capitals has no x-height band, so its letter
+   * shapes say little either way (a right layer of a code listing in capitals agrees about as little as a wrong one)
+   */
+  capitals: number;
 }
 
 /** fewer judged words than this: no figure (a correlation over a handful of words says little) */
@@ -186,6 +191,8 @@ export function letterShapes(
   const asc = new Correlation();
   const desc = new Correlation();
   let judged = 0;
+  let judgedLetters = 0;
+  let judgedCapitals = 0;
   // pixels read: word boxes that overlap (or a hostile layer's thousands of page-sized boxes) would read the image many
   // times over; past MAX_READS_PER_PIXEL times its size the page gets no figure
   let reads = 0;
@@ -239,7 +246,12 @@ export function letterShapes(
     for (const { run, px } of line) {
       const text = run.text;
       let letters = 0;
-      for (const ch of text) if (shapeOf(ch).letter) letters++;
+      let caps = 0;
+      for (const ch of text)
+        if (shapeOf(ch).letter) {
+          letters++;
+          if (ch !== ch.toLowerCase()) caps++;
+        }
       if (letters < 2) continue;
       const [c0, , c1] = px;
       const n = c1 - c0;
@@ -275,6 +287,8 @@ export function letterShapes(
       }
       const mean = bandSum / n;
       if (!(mean > 0)) continue;
+      judgedLetters += letters;
+      judgedCapitals += caps;
       // the letters laid along the box by their rough widths
       let total = 0;
       for (const ch of text) total += shapeOf(ch).width;
@@ -295,5 +309,5 @@ export function letterShapes(
     }
   }
   if (judged < MIN_WORDS) return 'too few words on ink';
-  return { ascenders: asc.value(), descenders: desc.value(), words: judged };
+  return { ascenders: asc.value(), descenders: desc.value(), words: judged, capitals: judgedLetters ? judgedCapitals / judgedLetters : 0 };
 }
