@@ -63,9 +63,10 @@ function ascends(ch: string): number {
   return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 1 : 0;
 }
 
-/** what letterShapes needs of a character: whether it is a letter, its ink above and below the band, its width */
+/** what letterShapes needs of a character: whether it is a letter (and a capital), its ink above and below the band, its width */
 interface CharShape {
   letter: boolean;
+  capital: boolean;
   ascends: number;
   descends: number;
   width: number;
@@ -77,6 +78,7 @@ function shapeOf(ch: string): CharShape {
   if (s === undefined) {
     s = {
       letter: ch.toLowerCase() !== ch.toUpperCase(),
+      capital: ch !== ch.toLowerCase(),
       ascends: ascends(ch),
       descends: DESCENDING.has(ch) ? 1 : 0,
       width: emWidth(ch.codePointAt(0) ?? 0),
@@ -247,11 +249,13 @@ export function letterShapes(
       const text = run.text;
       let letters = 0;
       let caps = 0;
-      for (const ch of text)
-        if (shapeOf(ch).letter) {
+      for (const ch of text) {
+        const cs = shapeOf(ch);
+        if (cs.letter) {
           letters++;
-          if (ch !== ch.toLowerCase()) caps++;
+          if (cs.capital) caps++;
         }
+      }
       if (letters < 2) continue;
       const [c0, , c1] = px;
       const n = c1 - c0;
