@@ -319,6 +319,12 @@ function judge(cli: string, out: string, kept: boolean): number {
   );
   const withShapes = all.filter((i) => typeof rows[i].signals.letterShapes === 'number');
   const X4 = rows.map((r, i) => [...X3[i], Math.log(Math.max(LETTER_SHAPES_FLOOR, (r.signals.letterShapes as number) ?? 0) + 0.02)]);
+  // the letter shapes' bound (UNLIKE_SCAN) is the shipped one, not refitted (a signal a page lacks reads as NaN, which
+  // meets none of the bound's conditions, as an absent one does)
+  const shapes = sig('letterShapes', NaN);
+  const capitals = sig('capitals', NaN);
+  const onInk = sig('boxesOnInk', NaN);
+  const bound = all.map((i) => unlikeScanError({ letterShapes: shapes[i], capitals: capitals[i], boxesOnInk: onInk[i] }));
   if (withShapes.length)
     refit(
       'model with the letter shapes (the scan read at letter scale)',
@@ -327,14 +333,7 @@ function judge(cli: string, out: string, kept: boolean): number {
       ['widthSpread', 'garbled', 'nonWords', 'letterShapes'],
       WEIGHTS_WITH_SHAPES,
       NONWORD_CLEAN.withShapes,
-      // the letter shapes' bound (UNLIKE_SCAN) is the shipped one, not refitted
-      rows.map((r) => {
-        const num = (k: string) => {
-          const v = r.signals[k];
-          return typeof v === 'number' ? v : undefined;
-        };
-        return unlikeScanError({ letterShapes: num('letterShapes'), capitals: num('capitals'), boxesOnInk: num('boxesOnInk') });
-      }),
+      bound,
     );
 
   const figures = { spearman: judged.spearman, auroc: judged.auroc, accuracy: judged.accuracy, coverage: judged.coverage };
