@@ -56,11 +56,11 @@ const ASCENDING = new Set([...('bdfhklt' + 'ß' + 'бдйё' + '([{}])/\\|!?"\''
 const DOTTED = new Set([...'ij']);
 /** descender letters and marks: their ink reaches below the band */
 const DESCENDING = new Set([...('gjpqy' + ',;()[]{}|' + 'дцщруф' + 'çş')]);
-function ascends(ch: string): number {
+function ascends(ch: string, capital: boolean): number {
   if (ASCENDING.has(ch)) return 1;
   if (DOTTED.has(ch)) return 0.4;
   // capitals and digits fill the zone above the band of lower-case text
-  return ch !== ch.toLowerCase() || (ch >= '0' && ch <= '9') ? 1 : 0;
+  return capital || (ch >= '0' && ch <= '9') ? 1 : 0;
 }
 
 /** what letterShapes needs of a character: whether it is a letter (and a capital), its ink above and below the band, its width */
@@ -76,10 +76,11 @@ const charShapes = new Map<string, CharShape>();
 function shapeOf(ch: string): CharShape {
   let s = charShapes.get(ch);
   if (s === undefined) {
+    const capital = ch !== ch.toLowerCase();
     s = {
       letter: ch.toLowerCase() !== ch.toUpperCase(),
-      capital: ch !== ch.toLowerCase(),
-      ascends: ascends(ch),
+      capital,
+      ascends: ascends(ch, capital),
       descends: DESCENDING.has(ch) ? 1 : 0,
       width: emWidth(ch.codePointAt(0) ?? 0),
     };
