@@ -52,7 +52,7 @@ import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf, SHARE_BAD, SHARE_NONE, SHARE_SYMBOL } from './chars';
 import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, wordBitsIn, wordCounts, wordLikelihood } from './language';
-import { LINE_PAD as SHAPE_PAD, letterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
+import { LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 import { emWidth } from './widths';
 
@@ -992,11 +992,7 @@ function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, b
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
-function shapeSignals(
-  runs: GlyphRun[],
-  whole: Whole,
-  outOfTime: () => boolean,
-): { ascenders: number; descenders: number; capitals: number } | { note: string } {
+function shapeSignals(runs: GlyphRun[], whole: Whole, outOfTime: () => boolean): LetterShapes | { note: string } {
   const sh = letterShapes(whole.image, whole.map, runs, outOfTime);
   return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
 }
