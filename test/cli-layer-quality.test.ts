@@ -8,7 +8,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../src/cli/args';
-import { reocrWhy } from '../src/cli/table';
+import { formatTable, reocrWhy } from '../src/cli/table';
+import { analyzePdfSync } from '../src/analyzer/index';
+import { fileRecord } from '../src/analyzer/serialize';
+import { makePdf } from './pdf-helpers';
 import { MISSING } from '../src/analyzer/layerQuality/index';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -110,6 +113,37 @@ test('the table says why each page is advised re-OCR: text missing, words wrong,
   // without the estimate's parts: the undecodable characters, else the estimate itself
   assert.equal(reocrWhy(q({ badShare: 0.04 })), 'characters that do not decode: 4%');
   assert.equal(reocrWhy(q({ estimatedCer: 0.3 })), 'estimated character error 30%');
+});
+
+test('the table says which pages were kept on incomplete evidence, and why an ocr page is advised re-OCR', () => {
+  // a page-covering flat grey scan (no ink evidence either way) under hidden text: `words` hidden characters
+  const flat = new Uint8Array(64 * 64).fill(200);
+  const image = `<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /BitsPerComponent 8 /ColorSpace /DeviceGray /Length ${flat.length} >>\nstream\n${Buffer.from(flat).toString('latin1')}\nendstream`;
+  const table = (hidden: string) =>
+    formatTable(
+      fileRecord(
+        'a.pdf',
+        analyzePdfSync(
+          makePdf(
+            `q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 10 Tf 72 700 Td (${hidden}) Tj ET`,
+            '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>',
+            [image, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'],
+          ),
+          { layerQuality: true },
+        ),
+      ),
+      false,
+    );
+  // an ocr-layer page of five words: kept, and the table says the keep is no judgement
+  assert.match(
+    table('Page 7 of the annual report, filed with the registry'),
+    /layer quality: 1 page to keep, 0 to re-OCR\n {4}page 1 kept on incomplete evidence \(score at most 0\.75\): too little text to judge; scan: the scan image shows no contrast$/,
+  );
+  // an ocr page (too few hidden characters to route as a layer): re-OCR, the route's reason first
+  assert.match(
+    table('Page 7'),
+    /layer quality: 0 pages to keep, 1 to re-OCR \(pages 1\)\n {4}page 1: too few hidden characters to route as an OCR layer \(the page goes to OCR\)$/,
+  );
 });
 
 test('on the e2e fixture the table names page 2 words wrong and page 4 text missing', (t) => {

@@ -300,6 +300,31 @@ test('an ocr page whose scan carries a few hidden characters is scored too: an O
   assert.equal(off.evidence.layerQuality, undefined);
 });
 
+test('an ocr page is advised re-OCR however little its words say: the advice never keeps what the route sends to OCR', () => {
+  // a page-covering scan the ink map cannot read (flat grey: no contrast) under a hidden "Page 7": too few hidden
+  // characters to route as an OCR layer, and too little text to judge by its words, with no news from the scan
+  const flat = new Uint8Array(64 * 64).fill(200);
+  const image = `<< /Type /XObject /Subtype /Image /Width 64 /Height 64 /BitsPerComponent 8 /ColorSpace /DeviceGray /Length ${flat.length} >>\nstream\n${Buffer.from(flat).toString('latin1')}\nendstream`;
+  const pdf = (hidden: string) =>
+    makePdf(`q 612 0 0 792 0 0 cm /Im1 Do Q BT 3 Tr /F1 10 Tf 72 700 Td (${hidden}) Tj ET`, '<< /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >>', [
+      image,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+  const tiny = analyzePdfSync(pdf('Page 7'), { layerQuality: true }).pages[0];
+  assert.equal(tiny.route, 'ocr');
+  const q = tiny.evidence.layerQuality!;
+  assert.equal(q.signals.incomplete, 'too little text to judge');
+  assert.equal(q.signals.textInkMissed, undefined, 'the scan gives no evidence either way');
+  assert.equal(q.reocr, true, JSON.stringify(q));
+  assert.equal(q.signals.layerTooSmall, true);
+  assert.ok(q.score <= 0.75, JSON.stringify(q));
+  // the same words as an ocr-layer page's (enough hidden characters to route as one) are kept, not judged: the rule is the route's
+  const layer = analyzePdfSync(pdf('Page 7 of the annual report, filed with the registry'), { layerQuality: true }).pages[0];
+  assert.equal(layer.route, 'ocr-layer');
+  assert.equal(layer.evidence.layerQuality!.reocr, false, JSON.stringify(layer.evidence.layerQuality));
+  assert.equal(layer.evidence.layerQuality!.signals.layerTooSmall, undefined);
+});
+
 test('text-like missing ink: a dropped line counts, a form frame does not', () => {
   const H = 40;
   // four text lines (rows 5-6, 10-11, 15-16, 20-21, columns 5-34; letters 100, the gaps between them 30) and a frame

@@ -186,6 +186,7 @@ function scoreLayer(
       likelihoods: opts.textLayer === true,
       missingText: opts.textLayer === true,
       ...(scan === undefined && unread !== undefined ? { unreadScan: unread } : {}),
+      ...(pr.route === 'ocr' ? { routedOcr: true } : {}),
     });
   } finally {
     // a decoded scan is charged while the layer is scored

@@ -54,15 +54,35 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     // OCR-layer pages whose scan gave no evidence (not read, or not matched): their advice rests on the words alone, and
     // a layer that lacks half the page's text reads as whole there
     const blind = new Map<string, number[]>();
+    const keptIncomplete = (q: LayerQuality) => !q.reocr && typeof q.signals.incomplete === 'string';
     for (const p of r.pages) {
-      const why = p.route === 'ocr-layer' && p.layerQuality ? scanNote(p.layerQuality) : undefined;
+      // (a page kept on incomplete evidence is said below, with its scan's note)
+      const why = p.route === 'ocr-layer' && p.layerQuality && !keptIncomplete(p.layerQuality) ? scanNote(p.layerQuality) : undefined;
       if (why !== undefined) blind.set(why, [...(blind.get(why) ?? []), p.page]);
     }
     for (const [why, ps] of [...blind].slice(0, BLIND_REASONS))
       lines.push(`    judged by the words alone on page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)}: ${oneLine(why)}`);
     if (blind.size > BLIND_REASONS) lines.push(`    … and ${blind.size - BLIND_REASONS} more reasons (--json: signals.image)`);
+    // OCR-layer pages kept on incomplete evidence (too little text, a language not modelled, a limit): the keep is no
+    // confident one (score at most 0.75), and the count above would not say so
+    const incomplete = new Map<string, number[]>();
+    for (const p of r.pages) {
+      const q = p.layerQuality;
+      if (p.route !== 'ocr-layer' || !q || !keptIncomplete(q)) continue;
+      const scan = scanNote(q);
+      const why = `${incompleteText(q.signals.incomplete as string)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`;
+      incomplete.set(why, [...(incomplete.get(why) ?? []), p.page]);
+    }
+    for (const [why, ps] of [...incomplete].slice(0, BLIND_REASONS))
+      lines.push(`    page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)} kept on incomplete evidence (score at most 0.75): ${why}`);
+    if (incomplete.size > BLIND_REASONS) lines.push(`    … and ${incomplete.size - BLIND_REASONS} more reasons (--json: signals.incomplete)`);
   }
   return lines.join('\n');
+}
+
+/** signals.incomplete in words: a limit's code (TextLayer['cut']) named as one, the analyzer's own sentences as they are */
+function incompleteText(why: string): string {
+  return /^[a-z]+$/.test(why) ? `a limit cut the text layer (${why})` : oneLine(why);
 }
 
 /** pages to re-OCR whose cause the table spells out */
@@ -73,6 +93,8 @@ const BLIND_REASONS = 3;
 /** Why a layer is advised re-OCR, in words: the parts of its estimate (layerCause), else what else decided it. */
 export function reocrWhy(q: LayerQuality): string {
   const said = layerCause(q).map(causeText);
+  // an ocr page's layer: its route decided, whatever the estimate says (which follows, as what is known of the error)
+  if (q.signals.layerTooSmall === true) said.unshift('too few hidden characters to route as an OCR layer (the page goes to OCR)');
   if (said.length) return said.join('; ');
   const bad = q.signals.badShare;
   if (typeof bad === 'number' && bad > 0) return `characters that do not decode: ${percent(bad)}`;

@@ -25,6 +25,8 @@
  *   `descenders` apart) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
  *   band to agree with);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
+ * - route: `layerTooSmall` (true on an `ocr` page: its hidden text is too small to route as an OCR layer, and re-OCR
+ *   is advised whatever the rest says).
  * Each scored run also gets `likelihood` (language.ts wordLikelihood), for a view that colours the words.
  *
  * The estimate has the shape of the error itself: a layer that lacks a share `missing` of the page's text and gets the
@@ -93,6 +95,12 @@ export interface LayerQualityInput {
   missingText?: boolean;
   /** without `scan`: why the page's scan image could not be read (for signals.image), e.g. its filter */
   unreadScan?: string;
+  /**
+   * the page routes `ocr`: its hidden text is fewer characters than an OCR layer needs to route as one
+   * (AnalyzerOptions.minOcrLayerChars) over a scan that covers the page. Re-OCR is then advised whatever the words say
+   * (signals.layerTooSmall), so that the advice never keeps what the route sends to OCR.
+   */
+  routedOcr?: boolean;
 }
 
 /** the reocr cut: the estimated CER above which a layer is poor */
@@ -220,6 +228,19 @@ const INK_MISSED_UNKNOWN = MISSING.floor;
 const LIKELIHOOD_RUNS = 20_000;
 
 export function layerQuality(input: LayerQualityInput): LayerQuality {
+  const q = judgeLayer(input);
+  if (input.routedOcr) {
+    // a layer too small to route as one, mostly an engine that read a few words of a scan full of text (whose ink the
+    // coarse map may not tell from a table's rules at 72 dpi): the page goes to OCR by its route, and a tool reading
+    // only the advice must not keep it
+    q.reocr = true;
+    q.score = r3(Math.min(q.score, 1 - REOCR_CER));
+    q.signals.layerTooSmall = true;
+  }
+  return q;
+}
+
+function judgeLayer(input: LayerQualityInput): LayerQuality {
   const { layer } = input;
   const runs = runsOf(layer.runs, input.which === 'invisible');
   const text = runs.length === layer.runs.length ? layer.text : runs.map((r) => r.text).join(' ');
