@@ -5,7 +5,7 @@
  * private held-out half is made "the same way from other documents and another seed"; this is our own stand-in for
  * its real-OCR part (it has no synthetic corruptions; scripts/ocr-synth-build.ts is the stand-in for those).
  *
- *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus] [--man|--no-man]
+ *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus] [--man|--no-man] [--pymupdf]
  *   node --import tsx scripts/ocr-layers-build.ts --out DIR --merge SPLIT SPLIT…
  *
  * --merge pools splits already built (several seeds) into one, so that `npm run ocr-quality -- --data DIR` judges them
@@ -30,6 +30,10 @@
  * orders for real OCR (Tesseract puts every word where the scan has it, so an order that differs from the original's
  * is the original's); class good ≤ 0.05 < fair ≤ 0.25 < poor. Content order: `pdftotext -raw` of a tesseract-pdf
  * layer; of an hocr layer, its words as written (ocr-layer-writer.ts's layerText says why not pdftotext -raw there).
+ * With --pymupdf, both texts in both orders are PyMuPDF's (`get_text()` and `get_text(sort=True)` of the finished
+ * page and of the source page), the reader the dev split's README names, and each label says `"reader": "pymupdf"`;
+ * it needs a python3 with PyMuPDF (Debian: python3-fitz, AGPL, run as a tool). Layout order then differs from
+ * `pdftotext -layout`'s (blocks sorted by position, not lines across the page), so tables and columns label apart.
  *
  * Sources (scripts/ocr-split-sources.ts, shared with ocr-synth-build.ts): corpus pages labelled `text` (600–6,000
  * visible characters, two images at most), two pages per document at most, none whose name shares a word with a
@@ -58,6 +62,8 @@ import {
   manSources,
   MAX_PAGES_PER_DOCUMENT,
   normalise,
+  pymupdfPython,
+  pymupdfTexts,
   readPgm,
   shuffleInPlace,
   type Source,
@@ -232,6 +238,12 @@ function main(): number {
   }
   const want = Number(arg('--pages') ?? 40);
   const next = prng(Number(arg('--seed') ?? 1));
+  // --pymupdf: label with the reader the dev split's labels were measured with (both texts, both orders)
+  const py = process.argv.includes('--pymupdf') ? pymupdfPython() : null;
+  if (process.argv.includes('--pymupdf') && !py) {
+    console.error('ocr-layers-build: --pymupdf needs a python3 that imports fitz (Debian: python3-fitz)');
+    return 2;
+  }
   const setup = buildSetup('ocr-layers-build', { tools: [['tesseract', ['--version']]], manNeedsLanguages: true });
   if (!setup) return 0;
   const { corpus, haveCorpus, useMan } = setup;
@@ -276,8 +288,11 @@ function main(): number {
     const c = manTurn ? manCands[mi++] : ci < candidates.length ? candidates[ci++] : mi < manCands.length ? manCands[mi++] : null;
     if (!c) break;
     const fromMan = manCands.includes(c);
-    const truthRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
-    const truthRead = normalise(execFileSync('pdftotext', ['-q', '-layout', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
+    const truth = py ? pymupdfTexts(py, c.pdf, c.page) : undefined;
+    const truthRaw = normalise(truth?.content ?? execFileSync('pdftotext', ['-q', '-raw', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts));
+    const truthRead = normalise(
+      truth?.layout ?? execFileSync('pdftotext', ['-q', '-layout', '-f', `${c.page}`, '-l', `${c.page}`, c.pdf, '-'], opts),
+    );
     if (truthRaw.length < 500 || foreignScript(c.lang).test(truthRaw)) continue;
     const dpi = [300, 200, 150, 100, 72][Math.floor(next() * 5)];
     const contrast = next() < 0.25 ? 0.3 + 0.2 * next() : 1;
@@ -321,13 +336,16 @@ function main(): number {
       execFileSync('tesseract', [jpg, join(files, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'pdf'], { stdio: 'ignore' });
       layerRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', pdf, '-'], opts));
     }
+    // PyMuPDF reads the finished page as the dev split's reader does, whichever renderer wrote it
+    const read = py ? pymupdfTexts(py, pdf, 1) : undefined;
+    if (read) layerRaw = normalise(read.content);
     if (layerRaw.length < 40) {
       // a layer this small makes the page route `ocr`, not `ocr-layer` (the dev split replaces such recipes too)
       rmSync(pdf);
       console.log(`${name}: layer of ${layerRaw.length} characters, left out`);
       continue;
     }
-    const layerRead = normalise(execFileSync('pdftotext', ['-q', '-layout', pdf, '-'], opts));
+    const layerRead = normalise(read?.layout ?? execFileSync('pdftotext', ['-q', '-layout', pdf, '-'], opts));
     const cerRaw = levenshtein(layerRaw, truthRaw) / truthRaw.length;
     const cerRead = levenshtein(layerRead, truthRead) / truthRead.length;
     const cer = Math.min(cerRaw, cerRead);
@@ -344,6 +362,7 @@ function main(): number {
             source: c.source,
             lang: c.lang,
             recipe: { kind: 'tesseract', dpi, lang, psm: 3, degrade, renderer, store_dpi: dpi, jpeg_quality: quality },
+            ...(py ? { reader: 'pymupdf' } : {}),
             truth_chars: truthRaw.length,
             layer_chars: layerRaw.length,
             cer: Math.round(cer * 1e4) / 1e4,

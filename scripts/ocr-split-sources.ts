@@ -37,6 +37,30 @@ export function have(tool: string, args: string[]): boolean {
   }
 }
 
+/**
+ * A Python that has PyMuPDF (`import fitz`: Debian's python3-fitz), the reader the dev split's labels were measured with
+ * (its README: `get_text()` in content order, `get_text(sort=True)` in layout order); null when none does. PyMuPDF is
+ * AGPL-licensed: it is run as a tool by the stand-in builders, never linked into or shipped with the package.
+ */
+export function pymupdfPython(): string | null {
+  for (const py of ['python3', '/usr/bin/python3']) if (have(py, ['-c', 'import fitz'])) return py;
+  return null;
+}
+
+/** one page's text as PyMuPDF reads it, raw: in content order and sorted by position (layout order) */
+export function pymupdfTexts(python: string, pdf: string, page: number): { content: string; layout: string } {
+  const script =
+    'import sys, json, fitz\n' +
+    // the document held while its page is read (a page whose document is freed is "orphaned")
+    'd = fitz.open(sys.argv[1])\n' +
+    'p = d[int(sys.argv[2]) - 1]\n' +
+    'sys.stdout.write(json.dumps({"content": p.get_text(), "layout": p.get_text(sort=True)}))';
+  return JSON.parse(execFileSync(python, ['-c', script, pdf, String(page)], { encoding: 'utf8', maxBuffer: 1 << 28 })) as {
+    content: string;
+    layout: string;
+  };
+}
+
 /** the dev split README's normalisation */
 export function normalise(s: string): string {
   return s
