@@ -198,7 +198,7 @@ test('a cut layer is never a confident keep', () => {
   l.cut = 'runs';
   const q = layerQuality({ layer: l, which: 'invisible' });
   assert.ok(q.score <= 0.75, JSON.stringify(q));
-  assert.equal(q.signals.incomplete, 'runs');
+  assert.equal(q.signals.incomplete, 'text layer cut by a limit: more glyph runs than maxTextRunsPerPage');
 });
 
 test('off by default; on, ocr-layer pages of the data get a score and nothing else changes', (t) => {
@@ -868,7 +868,7 @@ test("runs cut by a limit are not matched to the scan: our own limit never reads
   const q = cut.layerQuality!;
   assert.equal(q.reocr, false, JSON.stringify(q));
   assert.ok(q.score <= 0.75, 'never a confident keep either');
-  assert.equal(q.signals.incomplete, 'runs');
+  assert.equal(q.signals.incomplete, 'text layer cut by a limit: more glyph runs than maxTextRunsPerPage');
   assert.equal(q.signals.textInkMissed, undefined);
   assert.match(String(q.signals.image), /a limit cut the layer's runs/);
   assert.equal(cut.textLayer!.missingText, undefined);

@@ -70,7 +70,7 @@ export function formatTable(r: FileRecord, pages: boolean): string {
       const q = p.layerQuality;
       if (p.route !== 'ocr-layer' || !q || !keptIncomplete(q)) continue;
       const scan = scanNote(q);
-      const why = `${incompleteText(q.signals.incomplete as string)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`;
+      const why = `${oneLine(q.signals.incomplete as string)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`;
       incomplete.set(why, [...(incomplete.get(why) ?? []), p.page]);
     }
     for (const [why, ps] of [...incomplete].slice(0, BLIND_REASONS))
@@ -78,11 +78,6 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     if (incomplete.size > BLIND_REASONS) lines.push(`    … and ${incomplete.size - BLIND_REASONS} more reasons (--json: signals.incomplete)`);
   }
   return lines.join('\n');
-}
-
-/** signals.incomplete in words: a limit's code (TextLayer['cut']) named as one, the analyzer's own sentences as they are */
-function incompleteText(why: string): string {
-  return /^[a-z]+$/.test(why) ? `a limit cut the text layer (${why})` : oneLine(why);
 }
 
 /** pages to re-OCR whose cause the table spells out */

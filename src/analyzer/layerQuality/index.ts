@@ -392,6 +392,14 @@ function littleText(
 
 const TOO_LITTLE_TEXT = 'too little text to judge';
 
+/** which limit a text layer's cut (TextLayer.cut) was, for signals.incomplete */
+const LAYER_CUT: Record<NonNullable<TextLayer['cut']>, string> = {
+  runs: 'more glyph runs than maxTextRunsPerPage',
+  text: 'more text than maxTextLayerChars',
+  memory: "the document's memory budget",
+  tounicode: 'a ToUnicode map past maxTextCodesPerFont or maxTextRangesPerFont',
+};
+
 /**
  * The runs scored: an OCR layer's hidden ones or a text page's visible ones. The array itself when every run is one
  * (a text page's runs mostly are): a page's first filter and its closure cost more than a small page's score.
@@ -451,7 +459,7 @@ function scoreWith(
   let reocr = cer > REOCR_CER;
   if (layer.cut) {
     // evidence cut short: never a confident "keep"
-    signals.incomplete = layer.cut;
+    signals.incomplete = `text layer cut by a limit: ${LAYER_CUT[layer.cut]}`;
     score = Math.min(score, 1 - REOCR_CER);
   }
   // words that cannot be judged: a handful is no sample of the text's error ("Clownfish" is a non-word to the models,
