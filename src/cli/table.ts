@@ -52,32 +52,35 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     for (const p of advised.slice(0, REOCR_WHY_PAGES)) lines.push(`    page ${p.page}: ${reocrWhy(p.layerQuality!)}`);
     if (advised.length > REOCR_WHY_PAGES) lines.push(`    … and ${advised.length - REOCR_WHY_PAGES} more (--json has every page's signals)`);
     // OCR-layer pages whose scan gave no evidence (not read, or not matched): their advice rests on the words alone, and
-    // a layer that lacks half the page's text reads as whole there
+    // a layer that lacks half the page's text reads as whole there. Those kept on incomplete evidence (too little text,
+    // a language not modelled, a limit) are said apart, with their scan's note: the keep is no confident one (score at
+    // most 0.75), and the count above would not say so
     const blind = new Map<string, number[]>();
-    const keptIncomplete = (q: LayerQuality) => !q.reocr && typeof q.signals.incomplete === 'string';
-    for (const p of r.pages) {
-      // (a page kept on incomplete evidence is said below, with its scan's note)
-      const why = p.route === 'ocr-layer' && p.layerQuality && !keptIncomplete(p.layerQuality) ? scanNote(p.layerQuality) : undefined;
-      if (why !== undefined) blind.set(why, [...(blind.get(why) ?? []), p.page]);
-    }
-    for (const [why, ps] of [...blind].slice(0, BLIND_REASONS))
-      lines.push(`    judged by the words alone on page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)}: ${oneLine(why)}`);
-    if (blind.size > BLIND_REASONS) lines.push(`    … and ${blind.size - BLIND_REASONS} more reasons (--json: signals.image)`);
-    // OCR-layer pages kept on incomplete evidence (too little text, a language not modelled, a limit): the keep is no
-    // confident one (score at most 0.75), and the count above would not say so
     const incomplete = new Map<string, number[]>();
     for (const p of r.pages) {
       const q = p.layerQuality;
-      if (p.route !== 'ocr-layer' || !q || !keptIncomplete(q)) continue;
+      if (p.route !== 'ocr-layer' || !q) continue;
       const scan = scanNote(q);
-      const why = `${oneLine(q.signals.incomplete as string)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`;
-      incomplete.set(why, [...(incomplete.get(why) ?? []), p.page]);
+      if (!q.reocr && typeof q.signals.incomplete === 'string')
+        addTo(incomplete, `${oneLine(q.signals.incomplete)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`, p.page);
+      else if (scan !== undefined) addTo(blind, oneLine(scan), p.page);
     }
-    for (const [why, ps] of [...incomplete].slice(0, BLIND_REASONS))
-      lines.push(`    page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)} kept on incomplete evidence (score at most 0.75): ${why}`);
-    if (incomplete.size > BLIND_REASONS) lines.push(`    … and ${incomplete.size - BLIND_REASONS} more reasons (--json: signals.incomplete)`);
+    grouped(lines, blind, (ps, why) => `judged by the words alone on ${ps}: ${why}`, 'signals.image');
+    grouped(lines, incomplete, (ps, why) => `${ps} kept on incomplete evidence (score at most 0.75): ${why}`, 'signals.incomplete');
   }
   return lines.join('\n');
+}
+
+function addTo(m: Map<string, number[]>, key: string, page: number): void {
+  const ps = m.get(key);
+  if (ps) ps.push(page);
+  else m.set(key, [page]);
+}
+
+/** A line per reason ("page 3" / "pages 3–5" and the reason, as `say` puts them), the first BLIND_REASONS of them. */
+function grouped(lines: string[], m: Map<string, number[]>, say: (pages: string, why: string) => string, field: string): void {
+  for (const [why, ps] of [...m].slice(0, BLIND_REASONS)) lines.push(`    ${say(`page${ps.length === 1 ? '' : 's'} ${pageRanges(ps)}`, why)}`);
+  if (m.size > BLIND_REASONS) lines.push(`    … and ${m.size - BLIND_REASONS} more reasons (--json: ${field})`);
 }
 
 /** pages to re-OCR whose cause the table spells out */
