@@ -114,6 +114,11 @@ test('a graded page: its badge in the description, the grade and the evidence in
   const blind = layerPage(1, 0.97, false);
   blind.evidence.layerQuality!.signals.image = 'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))';
   assert.equal(layerBadge(blind), 'layer good (0.97) · words only');
+  // kept on incomplete evidence (too little text to judge): fair at best, and the badge says why it is no judgement
+  const little = layerPage(1, 0.75, false, { incomplete: 'too little text to judge' });
+  assert.equal(layerBadge(little), 'layer fair (0.75) · incomplete evidence');
+  // advised re-OCR on incomplete evidence (the scan's text missing): the advice is the judgement, no marker
+  assert.equal(layerBadge(layerPage(1, 0.2, true, { incomplete: 'too little text to judge' })), 'layer poor (0.20) · re-OCR');
   const text = page(1, 'text', ['text-layer'], { layerQuality: { score: 0.2, reocr: true, signals: {} } });
   assert.equal(layerBadge(text), undefined, 'text pages are not graded');
   assert.equal(pageDescription(text), '1200 chars · 0% image');
@@ -210,6 +215,15 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   );
   assert.equal((bad({ score: 0.4, reocr: false, scanNote: 'x'.repeat(500) }) as { scanNote: string }).scanNote.length, MAX_SCAN_NOTE);
   assert.deepEqual(bad({ score: 0.4, reocr: false, scanNote: 7 }), { score: 0.4, reocr: false });
+  // why a kept layer rests on incomplete evidence goes along the same way; a page advised re-OCR has none
+  const little = report([
+    layerPage(1, 0.75, false, { incomplete: 'too little text to judge' }),
+    layerPage(2, 0.2, true, { incomplete: 'too little text to judge' }),
+  ]);
+  assert.equal(overlayOf(little, true).pages[0].layer!.incomplete, 'too little text to judge');
+  assert.equal(overlayOf(little, true).pages[1].layer!.incomplete, undefined);
+  assert.equal((bad({ score: 0.4, reocr: false, incomplete: 'x'.repeat(500) }) as { incomplete: string }).incomplete.length, MAX_SCAN_NOTE);
+  assert.deepEqual(bad({ score: 0.4, reocr: false, incomplete: 7 }), { score: 0.4, reocr: false });
 });
 
 test('the layer strings go through the translator (the English text is the key)', () => {

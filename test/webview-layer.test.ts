@@ -41,6 +41,13 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
     scanNote: 'scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))',
   };
   assert.equal(layerBadgeText(blind), 'layer good 0.98 · words only');
+  // kept on incomplete evidence: the badge and its meaning say why it is no confident keep
+  const little = { score: 0.75, reocr: false, incomplete: 'too little text to judge' };
+  assert.equal(layerBadgeText(little), 'layer fair 0.75 · incomplete evidence');
+  assert.equal(
+    layerMeaning(little),
+    'OCR layer fair (page score 0.75): usable for search, worth a look. Kept on incomplete evidence (too little text to judge): the score is at most 0.75',
+  );
   assert.equal(
     layerMeaning(blind),
     'OCR layer good (page score 0.98): keep. Judged by its words alone (scan image not read: unsupported (JPEG process SOF3 (only baseline and progressive are decoded))): text the layer lacks cannot be seen',

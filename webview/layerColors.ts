@@ -41,9 +41,13 @@ export function runQuality(
   return q;
 }
 
-/** The page header's badge: "layer poor 0.31 · re-OCR", "layer good 0.98", "layer good 0.98 · words only" (no scan evidence). */
+/**
+ * The page header's badge: "layer poor 0.31 · re-OCR", "layer good 0.98", "layer good 0.98 · words only" (no scan
+ * evidence), "layer fair 0.75 · incomplete evidence" (kept without a confident judgement).
+ */
 export function layerBadgeText(layer: NonNullable<PageOverlay['layer']>): string {
-  const text = `layer ${layerGrade(layer)} ${scoreText(layer.score)}${layer.scanNote !== undefined ? ' · words only' : ''}`;
+  let text = `layer ${layerGrade(layer)} ${scoreText(layer.score)}${layer.scanNote !== undefined ? ' · words only' : ''}`;
+  if (layer.incomplete !== undefined) text = `${text} · incomplete evidence`;
   return layer.reocr ? `${text} · re-OCR` : text;
 }
 
@@ -53,9 +57,11 @@ export function layerMeaning(layer: NonNullable<PageOverlay['layer']>): string {
   const score = scoreText(layer.score);
   const why = g === 'good' ? '' : causeOf(layer.textMissing, layer.textError).map(causeText).join('; ');
   // without the scan's evidence the layer was judged by its words alone: text missing from it could not be seen
-  const blind = layer.scanNote !== undefined ? `. Judged by its words alone (${layer.scanNote}): text the layer lacks cannot be seen` : '';
+  let notes = layer.scanNote !== undefined ? `. Judged by its words alone (${layer.scanNote}): text the layer lacks cannot be seen` : '';
+  // kept without a confident judgement: the score is capped at the cut
+  if (layer.incomplete !== undefined) notes += `. Kept on incomplete evidence (${layer.incomplete}): the score is at most 0.75`;
   if (g === 'poor')
-    return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised${blind}`;
-  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}${blind}`;
-  return `OCR layer good (page score ${score}): keep${blind}`;
+    return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised${notes}`;
+  if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}${notes}`;
+  return `OCR layer good (page score ${score}): keep${notes}`;
 }

@@ -1,7 +1,7 @@
 /** Human-readable table output of the CLI. */
 import { type FileRecord, pageRanges } from '../analyzer/serialize';
 import type { LayerQuality, PageRoute } from '../analyzer/types';
-import { causeText, layerCause, percent, scanNote } from '../shared/routes';
+import { causeText, keptIncomplete, layerCause, percent, scanNote } from '../shared/routes';
 
 const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -61,8 +61,8 @@ export function formatTable(r: FileRecord, pages: boolean): string {
       const q = p.layerQuality;
       if (p.route !== 'ocr-layer' || !q) continue;
       const scan = scanNote(q);
-      if (!q.reocr && typeof q.signals.incomplete === 'string')
-        addTo(incomplete, `${oneLine(q.signals.incomplete)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`, p.page);
+      const why = keptIncomplete(q);
+      if (why !== undefined) addTo(incomplete, `${oneLine(why)}${scan === undefined ? '' : `; scan: ${oneLine(scan)}`}`, p.page);
       else if (scan !== undefined) addTo(blind, oneLine(scan), p.page);
     }
     grouped(lines, blind, (ps, why) => `judged by the words alone on ${ps}: ${why}`, 'signals.image');

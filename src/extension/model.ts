@@ -19,6 +19,7 @@ import {
   reasonWords,
   ROUTE_STYLE,
   type RouteStyle,
+  keptIncomplete,
   scanNote,
   scoreText,
 } from '../shared/routes';
@@ -77,13 +78,15 @@ export function gradeLabel(g: LayerGrade): string {
 
 /**
  * A graded page's badge: "layer poor (0.31) · re-OCR", "layer good (0.98)", "layer good (0.98) · words only" (its scan
- * gave no evidence: signals.image says why); undefined for a page without a grade.
+ * gave no evidence: signals.image says why), "layer fair (0.75) · incomplete evidence" (kept without a confident
+ * judgement: routes.ts keptIncomplete); undefined for a page without a grade.
  */
 export function layerBadge(p: PageReport): string | undefined {
   const q = gradedLayer(p);
   if (!q) return undefined;
   let badge = t('layer {0} ({1})', gradeLabel(layerGrade(q)), scoreText(q.score));
   if (scanNote(q) !== undefined) badge = `${badge} · ${t('words only')}`;
+  if (keptIncomplete(q) !== undefined) badge = `${badge} · ${t('incomplete evidence')}`;
   return q.reocr ? `${badge} · ${t('re-OCR')}` : badge;
 }
 
@@ -619,6 +622,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       if (typeof tm === 'number' && Number.isFinite(tm)) o.layer.textMissing = tm;
       const note = scanNote(q);
       if (note !== undefined) o.layer.scanNote = note.slice(0, MAX_SCAN_NOTE);
+      const incomplete = keptIncomplete(q);
+      if (incomplete !== undefined) o.layer.incomplete = incomplete.slice(0, MAX_SCAN_NOTE);
     }
     return o;
   });

@@ -106,9 +106,10 @@ export interface PageOverlay {
    * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
    * `textMissing` (signals.textMissing, the share of the scan's text no word covers) say why (routes.ts causeOf).
    * `scanNote` (signals.image, at most MAX_SCAN_NOTE characters) says why the scan gave no evidence: the layer was
-   * judged by its words alone, and text missing from it could not be seen.
+   * judged by its words alone, and text missing from it could not be seen. `incomplete` (signals.incomplete of a kept
+   * layer, routes.ts keptIncomplete, at most MAX_SCAN_NOTE characters) says why the keep is no confident one.
    */
-  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; scanNote?: string };
+  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; scanNote?: string; incomplete?: string };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -316,6 +317,7 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
       ...(isFiniteNumber(x.layer.textError) ? { textError: Math.min(1.5, Math.max(0, x.layer.textError)) } : {}),
       ...(isFiniteNumber(x.layer.textMissing) ? { textMissing: Math.min(1, Math.max(0, x.layer.textMissing)) } : {}),
       ...(typeof x.layer.scanNote === 'string' ? { scanNote: x.layer.scanNote.slice(0, MAX_SCAN_NOTE) } : {}),
+      ...(typeof x.layer.incomplete === 'string' ? { incomplete: x.layer.incomplete.slice(0, MAX_SCAN_NOTE) } : {}),
     };
   return out;
 }

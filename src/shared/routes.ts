@@ -128,6 +128,16 @@ export function scanNote(q: Pick<LayerQuality, 'signals'>): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * Why a layer the analyzer keeps rests on incomplete evidence (signals.incomplete: too little text to judge, a language
+ * not modelled, a limit that cut the layer), or undefined. Such a keep is no confident one (its score is at most 0.75,
+ * so fair at best), and every surface says so beside the grade or the count ("incomplete evidence").
+ */
+export function keptIncomplete(q: Pick<LayerQuality, 'reocr' | 'signals'>): string | undefined {
+  const v = q.signals.incomplete;
+  return !q.reocr && typeof v === 'string' ? v : undefined;
+}
+
 /** The graded pages of a report by grade (page numbers in report order); undefined when no page was graded. */
 export interface LayerTally {
   good: number[];
