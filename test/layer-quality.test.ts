@@ -24,6 +24,7 @@ import { emWidth } from '../src/analyzer/layerQuality/widths';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';
 import { makePdf } from './pdf-helpers';
+import { INCOMPLETE_SCORE_MAX } from '../src/shared/routes';
 
 const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'ocr-quality', 'files');
 
@@ -190,6 +191,10 @@ test('the score ranks a good layer above garbled and misplaced ones, and says wh
   assert.ok((shuffled.signals.widthSpread as number) > (good.signals.widthSpread as number));
   assert.equal(good.signals.image, 'no scan image');
   for (const k of ['wordLike', 'widthSpread', 'bitsPerChar', 'estimatedCer']) assert.equal(typeof good.signals[k], 'number', k);
+});
+
+test('the surfaces\' "score at most" for incomplete evidence is the analyzer\'s cap', () => {
+  assert.equal(INCOMPLETE_SCORE_MAX, 1 - REOCR_CER);
 });
 
 test('a cut layer is never a confident keep', () => {

@@ -11,7 +11,7 @@
  * page's grade on the words it has.
  */
 import type { PageOverlay, RunBox } from '../src/shared/protocol';
-import { causeOf, causeText, type LayerGrade, layerGrade, scoreText, wordGrade, wordsGraded } from '../src/shared/routes';
+import { causeOf, causeText, INCOMPLETE_SCORE_MAX, type LayerGrade, layerGrade, scoreText, wordGrade, wordsGraded } from '../src/shared/routes';
 
 export interface RunQuality {
   grade: LayerGrade;
@@ -59,7 +59,7 @@ export function layerMeaning(layer: NonNullable<PageOverlay['layer']>): string {
   // without the scan's evidence the layer was judged by its words alone: text missing from it could not be seen
   let notes = layer.scanNote !== undefined ? `. Judged by its words alone (${layer.scanNote}): text the layer lacks cannot be seen` : '';
   // kept without a confident judgement: the score is capped at the cut
-  if (layer.incomplete !== undefined) notes += `. Kept on incomplete evidence (${layer.incomplete}): the score is at most 0.75`;
+  if (layer.incomplete !== undefined) notes += `. Kept on incomplete evidence (${layer.incomplete}): the score is at most ${INCOMPLETE_SCORE_MAX}`;
   if (g === 'poor')
     return `OCR layer poor (page score ${score}): ${why || 'more than a quarter of its characters estimated wrong'}; re-OCR advised${notes}`;
   if (g === 'fair') return `OCR layer fair (page score ${score}): usable for search, worth a look${why ? ` (${why})` : ''}${notes}`;

@@ -1,7 +1,7 @@
 /** Human-readable table output of the CLI. */
 import { type FileRecord, pageRanges } from '../analyzer/serialize';
 import type { LayerQuality, PageRoute } from '../analyzer/types';
-import { causeText, keptIncomplete, layerCause, percent, scanNote } from '../shared/routes';
+import { causeText, INCOMPLETE_SCORE_MAX, keptIncomplete, layerCause, percent, scanNote } from '../shared/routes';
 
 const ORDER: PageRoute[] = ['ocr', 'review', 'ocr-layer', 'unknown', 'blank', 'text'];
 
@@ -53,8 +53,8 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     if (advised.length > REOCR_WHY_PAGES) lines.push(`    … and ${advised.length - REOCR_WHY_PAGES} more (--json has every page's signals)`);
     // OCR-layer pages whose scan gave no evidence (not read, or not matched): their advice rests on the words alone, and
     // a layer that lacks half the page's text reads as whole there. Those kept on incomplete evidence (too little text,
-    // a language not modelled, a limit) are said apart, with their scan's note: the keep is no confident one (score at
-    // most 0.75), and the count above would not say so
+    // a language not modelled, a limit) are said apart, with their scan's note: the keep is no confident one (its score
+    // at most INCOMPLETE_SCORE_MAX), and the count above would not say so
     const blind = new Map<string, number[]>();
     const incomplete = new Map<string, number[]>();
     for (const p of r.pages) {
@@ -66,7 +66,12 @@ export function formatTable(r: FileRecord, pages: boolean): string {
       else if (scan !== undefined) addTo(blind, oneLine(scan), p.page);
     }
     grouped(lines, blind, (ps, why) => `judged by the words alone on ${ps}: ${why}`, 'signals.image');
-    grouped(lines, incomplete, (ps, why) => `${ps} kept on incomplete evidence (score at most 0.75): ${why}`, 'signals.incomplete');
+    grouped(
+      lines,
+      incomplete,
+      (ps, why) => `${ps} kept on incomplete evidence (score at most ${INCOMPLETE_SCORE_MAX}): ${why}`,
+      'signals.incomplete',
+    );
   }
   return lines.join('\n');
 }

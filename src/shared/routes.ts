@@ -129,9 +129,16 @@ export function scanNote(q: Pick<LayerQuality, 'signals'>): string | undefined {
 }
 
 /**
+ * The highest score the analyzer gives a layer judged on incomplete evidence (signals.incomplete): its reocr cut,
+ * 1 − REOCR_CER (src/analyzer/layerQuality), which this module does not import (the webview bundles it); a test ties
+ * the two.
+ */
+export const INCOMPLETE_SCORE_MAX = 0.75;
+
+/**
  * Why a layer the analyzer keeps rests on incomplete evidence (signals.incomplete: too little text to judge, a language
- * not modelled, a limit that cut the layer), or undefined. Such a keep is no confident one (its score is at most 0.75,
- * so fair at best), and every surface says so beside the grade or the count ("incomplete evidence").
+ * not modelled, a limit that cut the layer), or undefined. Such a keep is no confident one (its score is at most
+ * INCOMPLETE_SCORE_MAX, so fair at best), and every surface says so beside the grade or the count ("incomplete evidence").
  */
 export function keptIncomplete(q: Pick<LayerQuality, 'reocr' | 'signals'>): string | undefined {
   const v = q.signals.incomplete;
