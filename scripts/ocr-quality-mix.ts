@@ -8,8 +8,7 @@
  * document; CER band) and each draw takes as many pages of each stratum from the stand-ins, at random with
  * replacement. The figures (Spearman of score with −CER, AUROC of a low score for the pages to re-OCR, decision
  * accuracy, computed as score.py computes them) are given as the median and the 10th–90th percentile over the draws,
- * beside the dev split's own. A real-OCR layer and a synthetic one, a manual page and a document page, are judged
- * apart too, on one large draw.
+ * beside the dev split's own, and so for the draws' real-OCR and synthetic layers, manual and document pages apart.
  *
  *   node --import tsx scripts/ocr-quality-mix.ts --dev RECORDS [--dev-labels LABELS] --stand-in DIR=RECORDS ...
  *        [--text-only CORPUS_LABELS] [--draws N] [--seed N]
@@ -130,10 +129,10 @@ export function random(seed: number): () => number {
 }
 
 /**
- * One draw: for each stratum of `target`, as many pages (× `times`) from the pool's pages of that stratum, at random
- * with replacement. Strata the pool lacks are skipped (`missing`).
+ * One draw: for each stratum of `target`, as many pages from the pool's pages of that stratum, at random with
+ * replacement. Strata the pool lacks are skipped (`missing`).
  */
-export function draw(target: Page[], pool: Page[], rnd: () => number, times = 1): { pages: Page[]; missing: string[] } {
+export function draw(target: Page[], pool: Page[], rnd: () => number): { pages: Page[]; missing: string[] } {
   const want = new Map<string, number>();
   for (const p of target) want.set(stratum(p), (want.get(stratum(p)) ?? 0) + 1);
   const have = new Map<string, Page[]>();
@@ -151,7 +150,7 @@ export function draw(target: Page[], pool: Page[], rnd: () => number, times = 1)
       missing.push(`${k} (${n})`);
       continue;
     }
-    for (let i = 0; i < n * times; i++) pages.push(list[Math.floor(rnd() * list.length)]);
+    for (let i = 0; i < n; i++) pages.push(list[Math.floor(rnd() * list.length)]);
   }
   return { pages, missing };
 }
@@ -223,34 +222,35 @@ function main(): number {
   const fmt = (f: Figures) => `${f.spearman.toFixed(3)} / ${f.auroc.toFixed(3)} / ${(100 * f.accuracy).toFixed(1)} %`;
   console.log(`dev split (${dev.length} pages): ${fmt(figures(dev))}   (Spearman / AUROC / decisions)`);
   const rnd = random(seed);
+  const groups = (['tesseract', 'synthetic'] as const).flatMap((kind) => (['manual', 'document'] as const).map((source) => ({ kind, source })));
   const runs: Figures[] = [];
+  const byGroup = groups.map(() => [] as Figures[]);
   let missing: string[] = [];
   for (let i = 0; i < draws; i++) {
     const d = draw(dev, pool, rnd);
     missing = d.missing;
     runs.push(figures(d.pages));
+    groups.forEach((g, j) => byGroup[j].push(figures(d.pages.filter((p) => p.kind === g.kind && p.source === g.source))));
   }
   if (missing.length) console.log(`dev strata no stand-in page fills (left out): ${missing.join(', ')}`);
-  const spread = (k: keyof Figures, pct: boolean) => {
-    const v = runs.map((r) => r[k]).sort((a, b) => a - b);
+  const spread = (rs: Figures[], k: keyof Figures, pct: boolean) => {
+    const v = rs
+      .map((r) => r[k])
+      .filter((x) => !Number.isNaN(x))
+      .sort((a, b) => a - b);
     const f = (x: number) => (pct ? `${(100 * x).toFixed(1)} %` : x.toFixed(3));
-    return `${f(quantile(v, 0.5))} [${f(quantile(v, 0.1))}, ${f(quantile(v, 0.9))}]`;
+    return v.length ? `${f(quantile(v, 0.5))} [${f(quantile(v, 0.1))}, ${f(quantile(v, 0.9))}]` : '–';
   };
-  console.log(
-    `stand-ins mixed as the dev split (${draws} draws, median [10th, 90th percentile]): Spearman ${spread('spearman', false)}, AUROC ${spread('auroc', false)}, decisions ${spread('accuracy', true)}`,
-  );
-  // kind by kind, source by source: the dev split's pages against one draw ten times as large
-  const big = draw(dev, pool, rnd, 10).pages;
-  console.log('\nby recipe kind and source: dev split | stand-ins (one draw, 10× the dev counts)');
-  for (const kind of ['tesseract', 'synthetic'] as const)
-    for (const source of ['manual', 'document'] as const) {
-      const a = dev.filter((p) => p.kind === kind && p.source === source);
-      const b = big.filter((p) => p.kind === kind && p.source === source);
-      if (a.length < 2 || b.length < 2) continue;
-      console.log(
-        `  ${`${kind}, ${source} pages`.padEnd(28)} ${String(a.length).padStart(4)}  ${fmt(figures(a))} | ${String(b.length).padStart(5)}  ${fmt(figures(b))}`,
-      );
-    }
+  const line = (rs: Figures[]) =>
+    `Spearman ${spread(rs, 'spearman', false)}, AUROC ${spread(rs, 'auroc', false)}, decisions ${spread(rs, 'accuracy', true)}`;
+  console.log(`stand-ins mixed as the dev split (${draws} draws, median [10th, 90th percentile]): ${line(runs)}`);
+  // kind by kind, source by source: where a figure is lost
+  console.log("\nby recipe kind and source: the dev split | the draws' pages of that kind and source (median [10th, 90th percentile])");
+  groups.forEach((g, j) => {
+    const a = dev.filter((p) => p.kind === g.kind && p.source === g.source);
+    if (a.length < 2) return;
+    console.log(`  ${`${g.kind}, ${g.source} pages`.padEnd(28)} ${String(a.length).padStart(4)}  ${fmt(figures(a))} | ${line(byGroup[j])}`);
+  });
   return 0;
 }
 
