@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from '../src/cli/args';
@@ -36,15 +36,21 @@ test('--layer-quality adds the score to ocr-layer pages, a table column and the 
     t.skip('dist/cli.js is missing (npm test builds it first)');
     return;
   }
-  const off = JSON.parse(run('--json')) as { pages: Record<string, unknown>[] };
+  const off = JSON.parse(run('--json')) as { reocrPages?: number[]; pages: Record<string, unknown>[] };
+  assert.equal('reocrPages' in off, false, 'no document-level re-OCR list without the option');
   for (const p of off.pages) {
     assert.equal(p.layerQuality, undefined);
     assert.equal(p.textLayer, undefined);
   }
   assert.ok(!run('-p').includes('layer quality'));
   const on = JSON.parse(run('--json', '--layer-quality')) as {
-    pages: { route: string; layerQuality?: { score: number; reocr: boolean; signals: object } }[];
+    reocrPages?: number[];
+    pages: { page: number; route: string; layerQuality?: { score: number; reocr: boolean; signals: object } }[];
   };
+  assert.deepEqual(
+    on.reocrPages,
+    on.pages.filter((p) => p.layerQuality?.reocr).map((p) => p.page),
+  );
   const layered = on.pages.filter((p) => p.route === 'ocr-layer');
   assert.ok(layered.length > 0);
   for (const p of layered) {
@@ -155,4 +161,37 @@ test('on the e2e fixture the table names page 2 words wrong and page 4 text miss
     encoding: 'utf8',
   });
   assert.match(r.stdout, /layer quality: 3 pages to keep, 2 to re-OCR \(pages 2, 4\)\n {4}page 2: words wrong: .*\n {4}page 4: text missing: /);
+});
+
+test('reocrPages: the pages advised re-OCR, beside ocrPages, whenever the score is on (empty when none); absent when it is off', (t) => {
+  // p2 garbage over the paragraph and p4 only its first line are advised re-OCR (test/fixtures/e2e/README.md)
+  const bytes = new Uint8Array(readFileSync(join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf')));
+  const on = analyzePdfSync(bytes, { layerQuality: true });
+  assert.deepEqual(on.reocrPages, [2, 4]);
+  assert.equal(analyzePdfSync(bytes).reocrPages, undefined);
+  assert.deepEqual(
+    analyzePdfSync(
+      makePdf('BT /F1 12 Tf 72 700 Td (Hello there, plain text.) Tj ET', '<< /Font << /F1 5 0 R >> >>', [
+        '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      ]),
+      { layerQuality: true },
+    ).reocrPages,
+    [],
+  );
+  assert.deepEqual(
+    analyzePdfSync(new TextEncoder().encode('not a pdf'), { layerQuality: true }).reocrPages,
+    [],
+    'an unreadable file: none advised, the list still there',
+  );
+  const keys = Object.keys(fileRecord('x.pdf', on));
+  assert.deepEqual(keys.slice(keys.indexOf('ocrPages'), keys.indexOf('ocrPages') + 2), ['ocrPages', 'reocrPages']);
+  if (!existsSync(CLI)) {
+    t.skip('dist/cli.js is missing (npm test builds it first)');
+    return;
+  }
+  const r = spawnSync(process.execPath, [CLI, 'classify', '--json', '--layer-quality', join(ROOT, 'test', 'fixtures', 'e2e', 'layer-quality.pdf')], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((JSON.parse(r.stdout) as { reocrPages: number[] }).reocrPages, [2, 4]);
 });

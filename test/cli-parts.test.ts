@@ -299,6 +299,21 @@ test('merge: the parts of a complete run, every input exactly once, same records
   assert.match(csvRows({ file: 'a.pdf', pages: [scored] })[0], /,0\.31,true$/, "a scored page's score and advice");
 });
 
+test('merge: with --layer-quality its summary counts the pages to re-OCR from the records; without, it says nothing of them', async () => {
+  const c = corpus();
+  await fullRun(c, 2, ['--layer-quality']);
+  const m = await merged(c.out, ['-T', c.list]);
+  assert.equal(m.code, 0, m.stderr);
+  const n = recs(m.out).reduce((k, r) => k + ((r as unknown as { reocrPages?: number[] }).reocrPages?.length ?? 0), 0);
+  assert.ok(n > 0, 'the fixtures have a layer advised re-OCR');
+  assert.match(m.stderr, new RegExp(`can't tell · ${n} to re-OCR · 1 unreadable or failed`));
+  const plain = corpus();
+  await fullRun(plain, 2);
+  const p = await merged(plain.out, ['-T', plain.list]);
+  assert.equal(p.code, 0, p.stderr);
+  assert.doesNotMatch(p.stderr, /to re-OCR/);
+});
+
 test('merge: a missing or unfinished shard fails, names it and what to resubmit, and writes nothing', async () => {
   const c = corpus();
   await fullRun(c, 3);

@@ -55,7 +55,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   try {
     if (!(bytes instanceof Uint8Array)) {
       report.error = { reason: 'not-a-pdf', message: 'input is not a byte array' };
-      return finish(report, start);
+      return finish(report, start, opts.layerQuality === true);
     }
     doc = openDocument(bytes, opts, budget);
     report.pdfVersion = doc.version;
@@ -67,7 +67,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
       doc.pages.forEach((node, i) =>
         report.pages.push(unknownPage(i + 1, doc!.fatal!.reason, { boxes: { mediaBox: node.mediaBox, cropBox: node.cropBox }, rotate: node.rotate })),
       );
-      return finish(report, start, budget, doc);
+      return finish(report, start, opts.layerQuality === true, budget, doc);
     }
     report.metadata = metadataOf(doc, opts, report.notes);
     const ctx = new ScanContext(doc.xref, opts, budget);
@@ -100,7 +100,7 @@ export function analyzePdfSync(bytes: Uint8Array, options?: Partial<AnalyzerOpti
   } catch (e) {
     report.error = { reason: 'damaged', message: `analysis failed: ${String(e).slice(0, 300)}` };
   }
-  return finish(report, start, budget, doc);
+  return finish(report, start, opts.layerQuality === true, budget, doc);
 }
 
 export async function analyzePdf(bytes: Uint8Array, options?: Partial<AnalyzerOptions>): Promise<DocumentReport> {
@@ -710,7 +710,7 @@ function metadataOf(doc: OpenedDocument, opts: AnalyzerOptions, notes: string[])
   }
 }
 
-function finish(report: DocumentReport, start: number, budget?: Budget, doc?: OpenedDocument): DocumentReport {
+function finish(report: DocumentReport, start: number, layerQuality: boolean, budget?: Budget, doc?: OpenedDocument): DocumentReport {
   if (budget?.exhausted) report.limit = { ...budget.exhausted };
   if (doc) report.notes.push(...doc.xref.notes);
   const counts = emptyRouteCounts();
@@ -722,6 +722,7 @@ function finish(report: DocumentReport, start: number, budget?: Budget, doc?: Op
   report.routeCounts = counts;
   report.ocrPages = ocr;
   report.needsOcr = ocr.length > 0;
+  if (layerQuality) report.reocrPages = report.pages.filter((p) => p.evidence.layerQuality?.reocr).map((p) => p.page);
   report.pageCount = Math.max(report.pageCount, report.pages.length);
   report.elapsedMs = Date.now() - start;
   return report;

@@ -31,6 +31,8 @@ export interface FileRecord {
   pageCount: number;
   needsOcr: boolean;
   ocrPages: number[];
+  /** with layer quality on: the pages whose layer is advised re-OCR */
+  reocrPages?: number[];
   routeCounts: DocumentReport['routeCounts'];
   encryption: DocumentReport['encryption'];
   pdfVersion?: string;
@@ -74,6 +76,7 @@ export function fileRecord(file: string, report: DocumentReport): FileRecord {
     pageCount: report.pageCount,
     needsOcr: report.needsOcr,
     ocrPages: report.ocrPages,
+    ...(report.reocrPages ? { reocrPages: report.reocrPages } : {}),
     routeCounts: report.routeCounts,
     encryption: report.encryption,
     pdfVersion: report.pdfVersion,

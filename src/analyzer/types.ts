@@ -246,6 +246,11 @@ export interface DocumentReport {
   needsOcr: boolean;
   /** 1-based numbers of `ocr` pages */
   ocrPages: number[];
+  /**
+   * 1-based numbers of the pages whose text layer is advised re-OCR (evidence.layerQuality.reocr): present exactly
+   * when AnalyzerOptions.layerQuality is on, so that a pipeline finds the layers to redo as it finds `ocrPages`
+   */
+  reocrPages?: number[];
   routeCounts: Record<PageRoute, number>;
   encryption: EncryptionReport;
   /** header version, e.g. "1.7"; /Version in the catalog wins when later */

@@ -32,6 +32,8 @@ export interface MergeSummary {
   routes: Record<string, number>;
   needsOcrFiles: number;
   ocrPages: number;
+  /** pages whose layer is advised re-OCR, summed over the records that carry reocrPages (run with --layer-quality); absent when none does */
+  reocrPages?: number;
   cantTell: number;
   failed: number;
   /** sum of the records' elapsedMs */
@@ -79,6 +81,7 @@ interface Rec {
   pageCount?: unknown;
   needsOcr?: unknown;
   ocrPages?: unknown;
+  reocrPages?: unknown;
   routeCounts?: Record<string, unknown>;
   error?: { reason?: unknown };
   elapsedMs?: unknown;
@@ -278,6 +281,7 @@ function tally(s: MergeSummary, r: Rec): void {
   if (typeof r.pageCount === 'number') s.pages += r.pageCount;
   if (r.needsOcr === true) s.needsOcrFiles++;
   if (Array.isArray(r.ocrPages)) s.ocrPages += r.ocrPages.length;
+  if (Array.isArray(r.reocrPages)) s.reocrPages = (s.reocrPages ?? 0) + r.reocrPages.length;
   let unknown = 0;
   for (const [k, v] of Object.entries(r.routeCounts ?? {})) {
     if (typeof v !== 'number') continue;
@@ -298,6 +302,7 @@ export function mergeSummaryText(s: MergeSummary, mergeMs: number): string {
   return [
     `${nf.format(s.shards)} shards · ${nf.format(s.files)} files · ${nf.format(s.pages)} pages (${routes || 'none'})`,
     `${nf.format(s.ocrPages)} pages need OCR in ${nf.format(s.needsOcrFiles)} files · ${nf.format(s.cantTell)} can't tell` +
+      (s.reocrPages !== undefined ? ` · ${nf.format(s.reocrPages)} to re-OCR` : '') +
       (s.failed ? ` · ${nf.format(s.failed)} unreadable or failed` : ''),
     `time: tasks ${(s.wallMs / 1000).toFixed(1)} s from first start to last finish, ${(s.analysisMs / 1000).toFixed(1)} s of analysis; merge ${(mergeMs / 1000).toFixed(1)} s`,
   ].join('\n');

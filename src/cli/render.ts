@@ -46,7 +46,7 @@ export interface RecordHead {
   pageCount: number;
   needsOcr: boolean;
   unknownPages: number;
-  /** pages whose layer quality advises re-OCR (present only when layer quality was computed) */
+  /** pages whose layer quality advises re-OCR (present only when layer quality was on: the record's reocrPages) */
   reocrPages?: number;
   error?: { reason: string; message: string };
 }
@@ -58,7 +58,7 @@ export function headOf(r: CliRecord): RecordHead {
     unknownPages: r.routeCounts.unknown,
     ...(r.error ? { error: r.error } : {}),
   };
-  if (r.pages.some((p) => p.layerQuality)) head.reocrPages = r.pages.filter((p) => p.layerQuality?.reocr).length;
+  if (r.reocrPages) head.reocrPages = r.reocrPages.length;
   return head;
 }
 
