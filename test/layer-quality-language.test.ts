@@ -49,3 +49,39 @@ test('wordBitsIn reads a slice as wordBits reads that slice lower-cased whole', 
           assert.ok(Object.is(got, want) || got === want, `${JSON.stringify(t.slice(s, e))} ${a}/${b}: ${got} vs ${want}`);
         }
 });
+
+// Texts of our own (not from the declaration the models were built on), in languages beyond the core four.
+const POLISH =
+  'Polecenie kopiuje pliki i katalogi. Jeśli podano więcej niż jeden plik źródłowy, ostatnim argumentem musi być katalog docelowy. Opcje pozwalają zachować uprawnienia, właściciela oraz czas modyfikacji plików. Domyślnie istniejące pliki są nadpisywane bez pytania, chyba że użyto opcji interactive. Gdy katalog docelowy nie istnieje, zostanie utworzony przed skopiowaniem pierwszego pliku, a błędy odczytu są zgłaszane na standardowym wyjściu błędów. Przykład: cp --recursive --preserve source target.';
+const CZECH =
+  'Příkaz zkopíruje soubory a adresáře. Je-li zadáno více zdrojových souborů, posledním argumentem musí být cílový adresář. Volby umožňují zachovat oprávnění, vlastníka a čas poslední změny souborů. Existující soubory se ve výchozím stavu přepíší bez dotazu. Pokud cílový adresář neexistuje, vytvoří se před zkopírováním prvního souboru a chyby při čtení se vypisují na standardní chybový výstup.';
+const HUNGARIAN =
+  'A parancs fájlokat és könyvtárakat másol. Ha egynél több forrásfájlt adunk meg, az utolsó argumentumnak célkönyvtárnak kell lennie. A kapcsolókkal megőrizhetők a jogosultságok, a tulajdonos és a módosítás ideje. Alapértelmezés szerint a meglévő fájlokat kérdés nélkül felülírja. Ha a célkönyvtár nem létezik, az első fájl másolása előtt létrejön, az olvasási hibákat pedig a szabványos hibakimenetre írja. A másolás közben a program minden fájl nevét kiírja, ha ezt külön kérjük.';
+
+test('a page that reads clearly as a language beyond the core four is judged under it, its other words under the language that reads them', () => {
+  const pl = languageEvidence(POLISH);
+  assert.equal(pl.language, 'pl');
+  assert.equal(pl.second, 'en', "the page's English options and words are read as English");
+  assert.ok(pl.wordLikeEither > 0.6, `Polish words read as words (${pl.wordLikeEither})`);
+  assert.equal(languageEvidence(CZECH).language, 'cs');
+  assert.equal(languageEvidence(HUNGARIAN).language, 'hu');
+});
+
+test('garbage and the core languages are judged under the core languages, as before the others were added', () => {
+  let seed = 5;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const word = (abc: string) => Array.from({ length: 3 + Math.floor(rnd() * 6) }, () => abc[Math.floor(rnd() * abc.length)]).join('');
+  const latin = Array.from({ length: 80 }, () => word('abcdefghijklmnopqrstuvwxyz')).join(' ');
+  // letters of the other languages' alphabets scattered at random: still no language's text
+  const accented = Array.from({ length: 80 }, () => word('abcdeéěfghijklłmnoóöőprsśštuüűvyzźżçşğı')).join(' ');
+  const core = ['en', 'de', 'fr', 'ru'];
+  for (const t of [latin, accented]) {
+    const e = languageEvidence(t);
+    assert.ok(core.includes(e.language) && core.includes(e.second), `${e.language}, ${e.second}`);
+  }
+  const en = languageEvidence(
+    'The command copies files and directories. When more than one source file is given, the last argument must be a target directory.',
+  );
+  assert.equal(en.language, 'en');
+  assert.ok(core.includes(en.second));
+});

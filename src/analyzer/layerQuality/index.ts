@@ -6,7 +6,7 @@
  * Signals (all in `signals`, each measured on the dev split, see README "Layer quality"):
  * - language: `nonWords` (share of letter-only words costing more than NONWORD_BITS a letter under both of the page's
  *   two likeliest languages: words that read like no language of the page; tokens with digits are not judged),
- *   `bitsPerChar` (character trigram cross-entropy under the best of the en/de/fr/ru models), `wordLike` (share of
+ *   `bitsPerChar` (character trigram cross-entropy under the page's likeliest model, language.ts), `wordLike` (share of
  *   words that read like that language), `wordLikeEither` (like either of the two likeliest: a Russian manual page
  *   with English commands has words of both), `language`;
  * - encoding: `badShare` (U+FFFD, private use, controls), `symbolShare` (neither letter, digit nor common
@@ -53,7 +53,7 @@ import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf, SHARE_BAD, SHARE_NONE, SHARE_SYMBOL } from './chars';
-import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, wordBitsIn, wordCounts, wordLikelihood } from './language';
+import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, NONWORD_BITS, wordBitsIn, wordCounts, wordLikelihood } from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 import { emWidth } from './widths';
@@ -468,7 +468,7 @@ function scoreWith(
   // not decode or the scan's text missing from the layer
   const unjudged =
     v.unmodeled >= UNMODELED_MAX
-      ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the en, de, fr, ru alphabets`
+      ? `language not modelled: ${Math.round(100 * v.unmodeled)} % of the letters are in none of the models' alphabets`
       : v.topLetter >= ONE_LETTER_MAX
         ? `not a language's text: ${Math.round(100 * v.topLetter)} % of the letters are one letter`
         : undefined;
@@ -522,8 +522,9 @@ const MIN_LETTERS = 20;
 const MIN_WORDS = 10;
 /**
  * letters in none of the models' alphabets from this share on: the page is in a script the models do not know (Chinese,
- * Thai, Korean, Greek: 0.4–1 on the corpus). Below it, Latin-script languages with a few letters of their own (Polish,
- * 0.07) are still read by the Latin models, and so are OCR substitutions that scatter stray letters (0.06 on the dev split)
+ * Thai, Korean, Greek: 0.4–1 on the corpus). Below it, a Latin-script language no model holds with a few letters of
+ * its own is still read by the nearest models, and so are OCR substitutions that scatter stray letters (0.06 on the dev
+ * split)
  */
 const UNMODELED_MAX = 0.2;
 /**
@@ -732,8 +733,7 @@ export function charSignals(text: string): CharSignals {
 
 /** words judged by nonWords at most (the first ones: a sample enough for a share) */
 const NONWORD_WORDS = 4000;
-/** a word whose letters cost more than this many bits each under both of the page's likeliest languages reads like none */
-export const NONWORD_BITS = 5;
+export { NONWORD_BITS } from './language';
 
 /** what a character is to nonWords: white space (as /\s/), a letter (\p{L}), a number (\p{N}) or anything else */
 const K_OTHER = 0;

@@ -1,13 +1,52 @@
 /**
- * Language evidence: how much a layer's text reads like English, German, French or Russian, by character trigram
- * models (model.ts, built from the Universal Declaration of Human Rights; see scripts/layer-quality-model.ts), and
- * simple word-shape statistics. Pure and bounded by the text length.
+ * Language evidence: how much a layer's text reads like a language, by character trigram models (model.ts, built from
+ * the Universal Declaration of Human Rights; see scripts/layer-quality-model.ts), and simple word-shape statistics.
+ * Pure and bounded by the text length.
+ *
+ * The core languages (English, German, French, Russian) judge every page as they always did. The others (Spanish,
+ * Italian, Portuguese, Dutch, Polish, Czech, Slovak, Slovene, Croatian, Swedish, Danish, Finnish, Estonian, Latvian,
+ * Lithuanian, Hungarian, Turkish, Romanian, Icelandic) take a page only when its words show it (otherLanguage): a
+ * Polish layer is then judged as Polish, with English for its English options, rather than as a page of English
+ * non-words advised re-OCR; garbage, whose words no model reads, stays with the core languages (each model added
+ * reads some garbage words as its own).
  */
 import { DENSE_CODE_POINTS, isLetter } from './chars';
 import { TRIGRAMS } from './model';
 
-export const LANGUAGES = ['en', 'de', 'fr', 'ru'] as const;
+export const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'ru',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'cs',
+  'sv',
+  'da',
+  'fi',
+  'hu',
+  'tr',
+  'ro',
+  'sk',
+  'sl',
+  'hr',
+  'et',
+  'lv',
+  'lt',
+  'is',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
+/** LANGUAGES[0 .. CORE) are the core languages */
+const CORE = 4;
+/** an other language takes a page (otherLanguage) with at least this many words, */
+const OTHER_MIN_WORDS = 50;
+/** when the words it reads that the core languages do not are at least this share of the page's words */
+export const OTHER_WORDS = 0.15;
+/** and of the words the core languages do not read */
+export const OTHER_READS = 0.4;
 
 /** the one model that writes Cyrillic */
 const CYRILLIC_MODEL: Language = 'ru';
@@ -52,84 +91,97 @@ interface Model {
   t: Float64Array;
 }
 
-let models: Map<Language, Model> | undefined;
-/** the models in LANGUAGES order (languageEvidence reads all four per page: no map lookups) */
-let modelList: Model[] | undefined;
+/** the models built so far, in LANGUAGES order (a core model at load, another when a page first needs it) */
+let modelList: (Model | undefined)[] | undefined;
+/** each language's trigrams as parsed from model.ts, kept until its model is built */
+let rawTrigrams: ({ g: string; c: number }[] | undefined)[] = [];
+/** the uniform share's vocabulary (see load) */
+let vocabulary = 0;
 /** character → id; ids run 1..size − 2, size − 1 is any other letter */
 let ids: Map<string, number> | undefined;
 let size = 2;
 /** code point → id for the code points below its length (every model character is there); 0 for no id */
 let idOf: Int16Array = new Int16Array(0);
 
-function load(): Map<Language, Model> {
-  if (models) return models;
-  const raw = new Map<Language, { g: string; c: number }[]>();
+function load(): (Model | undefined)[] {
+  if (modelList) return modelList;
   const alphabet = new Set<string>();
-  for (const lang of LANGUAGES) {
+  rawTrigrams = LANGUAGES.map((lang, li) => {
     const es: { g: string; c: number }[] = [];
     for (const e of TRIGRAMS[lang].split('|')) {
       const g = e.slice(0, 3);
       const c = parseInt(e.slice(3), 36);
       if (!(c > 0) || [...g].length !== 3) continue;
       es.push({ g, c });
-      alphabet.add(g[2]);
+      if (li < CORE) alphabet.add(g[2]);
     }
-    raw.set(lang, es);
-  }
-  // the uniform share is over the letters (and space) any model ends a trigram with, plus one
-  const vocabulary = alphabet.size + 1;
-  for (const es of raw.values()) for (const { g } of es) for (const ch of g) alphabet.add(ch);
+    return es;
+  });
+  // the uniform share is over the letters (and space) any core model ends a trigram with, plus one: the core models'
+  // costs are then the same whatever other languages are added
+  vocabulary = alphabet.size + 1;
+  for (const es of rawTrigrams) for (const { g } of es!) for (const ch of g) alphabet.add(ch);
   alphabet.delete(' ');
   ids = new Map([[' ', 0]]);
   for (const ch of [...alphabet].sort()) ids.set(ch, ids.size);
   size = ids.size + 1;
-  models = new Map();
-  for (const lang of LANGUAGES) {
-    // the model's own alphabet: space, then its characters in global order; the rest share the last id
-    const used = new Set<number>([0]);
-    for (const { g } of raw.get(lang)!) for (const ch of g) used.add(ids.get(ch)!);
-    const globals = [...used].sort((a, b) => a - b);
-    const V = globals.length + 1;
-    const loc = new Uint8Array(size).fill(V - 1);
-    globals.forEach((gid, i) => (loc[gid] = i));
-    const ctx2 = new Float64Array(V * V);
-    const bi = new Float64Array(V * V);
-    const ctx1 = new Float64Array(V);
-    const uni = new Float64Array(V);
-    const tri = new Map<number, number>();
-    let total = 0;
-    for (const { g, c } of raw.get(lang)!) {
-      const [a, b, d] = [...g].map((ch) => loc[ids!.get(ch)!]);
-      tri.set((a * V + b) * V + d, c);
-      ctx2[a * V + b] += c;
-      // bigram and unigram statistics from the last two characters of each trigram (each position counted once)
-      bi[b * V + d] += c;
-      ctx1[b] += c;
-      uni[d] += c;
-      total += c;
-    }
-    const restP = new Float64Array(V * V);
-    for (let b = 0; b < V; b++)
-      for (let d = 0; d < V; d++) {
-        const bg = ctx1[b] ? bi[b * V + d] / ctx1[b] : 0;
-        restP[b * V + d] = L2 * bg + L1 * (uni[d] / total) + L0 / vocabulary;
-      }
-    const t = new Float64Array(V * V * V);
-    for (let a = 0; a < V; a++)
-      for (let b = 0; b < V; b++)
-        for (let d = 0; d < V; d++) {
-          const k = (a * V + b) * V + d;
-          const c = tri.get(k);
-          t[k] = c === undefined ? -Math.log2(restP[b * V + d]) : -Math.log2((L3 * c) / ctx2[a * V + b] + restP[b * V + d]);
-        }
-    models.set(lang, { loc, V, t });
-  }
-  modelList = LANGUAGES.map((lang) => models!.get(lang)!);
   let top = 0;
   for (const ch of ids.keys()) top = Math.max(top, ch.codePointAt(0)!);
   idOf = new Int16Array(top + 1);
   for (const [ch, id] of ids) if (id > 0) idOf[ch.codePointAt(0)!] = id;
-  return models;
+  // the core models now; the others (a few MB of tables together) when a page first reads like one of them
+  modelList = LANGUAGES.map(() => undefined);
+  for (let li = 0; li < CORE; li++) modelAt(li);
+  return modelList;
+}
+
+/** the model of LANGUAGES[li], built on first use */
+function modelAt(li: number): Model {
+  const list = modelList!;
+  const built = list[li];
+  if (built) return built;
+  const raw = rawTrigrams[li]!;
+  // the model's own alphabet: space, then its characters in global order; the rest share the last id
+  const used = new Set<number>([0]);
+  for (const { g } of raw) for (const ch of g) used.add(ids!.get(ch)!);
+  const globals = [...used].sort((a, b) => a - b);
+  const V = globals.length + 1;
+  const loc = new Uint8Array(size).fill(V - 1);
+  globals.forEach((gid, i) => (loc[gid] = i));
+  const ctx2 = new Float64Array(V * V);
+  const bi = new Float64Array(V * V);
+  const ctx1 = new Float64Array(V);
+  const uni = new Float64Array(V);
+  const tri = new Map<number, number>();
+  let total = 0;
+  for (const { g, c } of raw) {
+    const [a, b, d] = [...g].map((ch) => loc[ids!.get(ch)!]);
+    tri.set((a * V + b) * V + d, c);
+    ctx2[a * V + b] += c;
+    // bigram and unigram statistics from the last two characters of each trigram (each position counted once)
+    bi[b * V + d] += c;
+    ctx1[b] += c;
+    uni[d] += c;
+    total += c;
+  }
+  const restP = new Float64Array(V * V);
+  for (let b = 0; b < V; b++)
+    for (let d = 0; d < V; d++) {
+      const bg = ctx1[b] ? bi[b * V + d] / ctx1[b] : 0;
+      restP[b * V + d] = L2 * bg + L1 * (uni[d] / total) + L0 / vocabulary;
+    }
+  // an unseen trigram costs what its last two characters cost (the same for every first one): those V² costs are
+  // worked out once and copied into each first character's block, then the seen trigrams (a few thousand) overwrite
+  // theirs; the same numbers as working each of the V³ entries out alone, at a fraction of the logarithms
+  const restBits = new Float64Array(V * V);
+  for (let k = 0; k < V * V; k++) restBits[k] = -Math.log2(restP[k]);
+  const t = new Float64Array(V * V * V);
+  for (let a = 0; a < V; a++) t.set(restBits, a * V * V);
+  for (const [k, c] of tri) t[k] = -Math.log2((L3 * c) / ctx2[Math.floor(k / V)] + restP[k % (V * V)]);
+  const m: Model = { loc, V, t };
+  list[li] = m;
+  rawTrigrams[li] = undefined;
+  return m;
 }
 
 /** interpolation weights: trigram, bigram, unigram, uniform */
@@ -168,10 +220,12 @@ export interface LanguageEvidence {
 
 /** a word is word-like when its characters cost fewer bits than this under the page's language */
 const WORD_BITS = 4.2;
+/** a word whose letters cost more than this many bits each under both of the page's likeliest languages reads like none */
+export const NONWORD_BITS = 5;
 /** characters scored at most (the clock is not needed below this) */
 export const MAX_CHARS = 20_000;
 
-/** characters the four models read to choose the page's languages (the chosen one then reads all) */
+/** characters the core models read to choose the page's languages (the chosen one then reads all) */
 const SELECT_CHARS = 2000;
 
 /**
@@ -314,9 +368,10 @@ export function languageEvidence(text: string): LanguageEvidence {
   let secondIx = 0;
   let bestSum = 0;
   const list = modelList!;
-  for (let li = 0; li < LANGUAGES.length; li++) {
+  // the core languages first: the likeliest two of them, as always
+  for (let li = 0; li < CORE; li++) {
     const lang = LANGUAGES[li];
-    const sum = costsInto(list[li], x, costScratch[li], 0, ns);
+    const sum = costsInto(list[li]!, x, costScratch[li], 0, ns);
     const bpc = sum / Math.max(1, ns - 2);
     if (bpc < bestBits) {
       second = best;
@@ -332,16 +387,28 @@ export function languageEvidence(text: string): LanguageEvidence {
       secondIx = li;
     }
   }
+  // then the others: one takes the page when it reads a good part of the words the core languages do not (a Polish
+  // manual page's Polish words, beside its English options), and reads them as words, not as garbage a little better
+  const taker = otherLanguage(x, ns, bestIx, secondIx);
+  if (taker >= 0) {
+    // the page's own words under it, its other words (English options, quotations) under the likeliest core language
+    secondIx = bestIx;
+    second = best;
+    bestIx = taker;
+    best = LANGUAGES[taker];
+    bestSum = costsSum(taker, ns);
+    bestBits = bestSum / Math.max(1, ns - 2);
+  }
   // the likeliest reads the rest, its sum going on in the same order as if it had read all at once
   const cb = costScratch[bestIx];
   if (ns < n) {
     // the sum goes on from the first characters' (ns ≥ 4 here: every position from ns on is counted)
-    const sum = costsInto(list[bestIx], x, cb, ns, n, bestSum);
+    const sum = costsInto(list[bestIx]!, x, cb, ns, n, bestSum);
     bestBits = sum / Math.max(1, n - 2);
   }
   // words under the chosen language, and under either of the two likeliest (a page mixing two languages, as Russian
   // manual pages with English commands do, has words of both)
-  const m2 = list[secondIx];
+  const m2 = list[secondIx]!;
   const c2 = costScratch[secondIx];
   let words = 0;
   let like = 0;
@@ -397,6 +464,76 @@ export function languageEvidence(text: string): LanguageEvidence {
     unmodeled: allLetters > 0 ? unmodeled / allLetters : 0,
     topLetter: allLetters > 0 ? maxOf(counts, other) / allLetters : 0,
   };
+}
+
+/**
+ * The other language (LANGUAGES[CORE..]) that takes a page, or −1: among the page's first ns ids' words of two letters
+ * or more (at least OTHER_MIN_WORDS of them), the words that cost more than NONWORD_BITS a letter under both core
+ * languages `a` and `b` (the words the page's non-words would count) and under WORD_BITS under the other (words of that
+ * language); the language with the most takes the page when they are at least OTHER_WORDS of its words and
+ * OTHER_READS of those core non-words. Real text of such a language, even a manual page half of English options,
+ * reads so (Polish, Czech, Turkish manual pages: 0.2–0.5 of the words, 0.4–0.9 of the core non-words); garbage and the
+ * core languages' own pages do not (at most 0.14 of the words on the dev split and the stand-ins, and a garbage
+ * page's core non-words are mostly no language's). Costs of the other models are worked out only for a page with
+ * enough core non-words to pass.
+ */
+function otherLanguage(x: Uint16Array, ns: number, a: number, b: number): number {
+  const ca = costScratch[a];
+  const cb = costScratch[b];
+  // the core non-words, as [start, end] id ranges (the space after each included)
+  const spans = spanScratch;
+  let count = 0;
+  let words = 0;
+  let start = 1;
+  let bitsA = 0;
+  let bitsB = 0;
+  for (let i = 1; i < ns; i++) {
+    bitsA += ca[i];
+    bitsB += cb[i];
+    if (x[i] !== 0) continue;
+    const len = i - start;
+    if (len >= 2) {
+      words++;
+      if (Math.min(bitsA, bitsB) / (len + 1) > NONWORD_BITS && count < spans.length / 2) {
+        spans[2 * count] = start;
+        spans[2 * count + 1] = i;
+        count++;
+      }
+    }
+    start = i + 1;
+    bitsA = 0;
+    bitsB = 0;
+  }
+  if (words < OTHER_MIN_WORDS || count < OTHER_WORDS * words) return -1;
+  let pick = -1;
+  let pickHits = 0;
+  for (let li = CORE; li < LANGUAGES.length; li++) {
+    const c = costScratch[li];
+    costsInto(modelAt(li), x, c, 0, ns);
+    let hits = 0;
+    for (let w = 0; w < count; w++) {
+      const s0 = spans[2 * w];
+      const s1 = spans[2 * w + 1];
+      let bits = 0;
+      for (let k = s0; k <= s1; k++) bits += c[k];
+      if (bits / (s1 - s0 + 1) < WORD_BITS) hits++;
+    }
+    if (hits > pickHits) {
+      pickHits = hits;
+      pick = li;
+    }
+  }
+  return pick >= 0 && pickHits >= OTHER_WORDS * words && pickHits >= OTHER_READS * count ? pick : -1;
+}
+/** scratch [start, end] pairs of a page's core non-words (otherLanguage): SELECT_CHARS ids hold at most a third as many words */
+const spanScratch = new Int32Array(2 * Math.ceil(SELECT_CHARS / 3) + 2);
+
+/** the bits of x[2, ns) under model li, from costScratch */
+function costsSum(li: number, ns: number): number {
+  const c = costScratch[li];
+  let s = 0;
+  for (let i = 2; i < ns; i++) s += c[i];
+  return s;
 }
 
 /** scratch letter counts for languageEvidence */
@@ -456,7 +593,7 @@ let pairMb: Model | undefined;
  * letter, so both sigmas are "a letter the model does not hold" either way.
  */
 export function wordBitsIn(text: string, start: number, end: number, a: Language, b: Language): number {
-  const ms = load();
+  load();
   // lower-casing can lengthen a code point (İ → i + U+0307): three ids per unit at most, and the spaces around
   const cap = 3 * (end - start) + 2;
   if (scratch.length < cap) scratch = new Uint16Array(2 * cap);
@@ -468,8 +605,8 @@ export function wordBitsIn(text: string, start: number, end: number, a: Language
   if (a !== pairA || b !== pairB) {
     pairA = a;
     pairB = b;
-    pairMa = ms.get(a)!;
-    pairMb = ms.get(b)!;
+    pairMa = modelAt(LANGUAGES.indexOf(a));
+    pairMb = modelAt(LANGUAGES.indexOf(b));
   }
   const ma = pairMa!;
   const mb = pairMb!;
