@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join, posix, sep } from 'node:path';
 import { promisify } from 'node:util';
 
 // The CLI stamps every record with these; keep the hash in step with analyzerVersion() in src/cli/version.ts.
@@ -28,6 +28,26 @@ const analyzerVersion = `${pkgVersion}+${h.digest('hex').slice(0, 10)}`;
 
 for (const d of ['dist/analyzer', 'dist/bench']) rmSync(d, { recursive: true, force: true });
 mkdirSync('dist/meta', { recursive: true });
+/**
+ * The CLI loads the library's bundle (dist/analyzer/index.js, beside it) instead of a copy of its own: every analyzer
+ * module the CLI and the shared code reach is imported through the library's public entry (a build error otherwise),
+ * so the npm package holds the analyzer, its decoders and its language models once.
+ */
+const sharedAnalyzer = {
+  name: 'shared-analyzer',
+  setup(b) {
+    b.onResolve({ filter: /\/analyzer\/[\w.]+$/ }, (args) => {
+      if (args.importer.includes(`${sep}src${sep}analyzer${sep}`)) return undefined;
+      const name = args.path.split('/').pop();
+      if (!['options', 'serialize', 'analyze', 'types', 'index'].includes(name)) {
+        return {
+          errors: [{ text: `the CLI imports analyzer/${name}, which the library's entry does not export: import it through src/analyzer/index.ts` }],
+        };
+      }
+      return { path: './analyzer/index.js', external: true };
+    });
+  },
+};
 const common = { bundle: true, sourcemap: true, target: 'es2022', logLevel: 'warning', legalComments: 'eof', metafile: true };
 const [lib, cli] = await Promise.all([
   build({
@@ -44,6 +64,7 @@ const [lib, cli] = await Promise.all([
     outfile: 'dist/cli.js',
     format: 'esm',
     platform: 'node',
+    plugins: [sharedAnalyzer],
     banner: { js: '#!/usr/bin/env node' },
     define: { __PKG_VERSION__: JSON.stringify(pkgVersion), __ANALYZER_VERSION__: JSON.stringify(analyzerVersion) },
   }),

@@ -76,7 +76,7 @@ test('npm pack: the library with its types, the CLI, README, LICENSE and the not
   const stray = files.filter((f) => !allowed.test(f));
   assert.deepEqual(stray, [], `unexpected files in the npm package: ${stray.join(', ')}`);
   assert.ok(!files.some((f) => /^(src|test|bench|scripts|webview|media|node_modules|\.ci|\.vscode)\//.test(f) || f.endsWith('.map')));
-  // today about 240 KB packed, 830 KB unpacked (the tests and fixtures made it 4.6 MB)
+  // today about 385 KB packed, 1.2 MB unpacked, the analyzer once (the CLI loads the library bundle); the tests and fixtures made it 4.6 MB
   assert.ok(info.size < 512 * 1024, `npm package is ${info.size} bytes packed`);
   assert.ok(info.unpackedSize < 2 * 1024 * 1024, `npm package is ${info.unpackedSize} bytes unpacked`);
 });
