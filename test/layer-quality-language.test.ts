@@ -63,6 +63,10 @@ test('a page that reads clearly as a language beyond the core four is judged und
   assert.equal(pl.language, 'pl');
   assert.equal(pl.second, 'en', "the page's English options and words are read as English");
   assert.ok(pl.wordLikeEither > 0.6, `Polish words read as words (${pl.wordLikeEither})`);
+  // a page longer than the part the languages are told apart on: the language that takes it reads it all
+  const long = languageEvidence(`${POLISH} `.repeat(12));
+  assert.equal(long.language, 'pl');
+  assert.ok(Number.isFinite(long.bitsPerChar) && long.words > 600, `${long.bitsPerChar} ${long.words}`);
   assert.equal(languageEvidence(CZECH).language, 'cs');
   assert.equal(languageEvidence(HUNGARIAN).language, 'hu');
 });

@@ -249,7 +249,11 @@ function costsInto(m: Model, x: Uint16Array, out: Float64Array, from: number, to
   return bits;
 }
 
-/** per-position costs of the four models (LANGUAGES order), grown as needed */
+/**
+ * per-position costs of each model (LANGUAGES order), grown as needed: the core models' to the text's length (the
+ * likeliest reads it all), the others' to SELECT_CHARS (they read the first characters; one that takes the page has
+ * its array grown to the whole text then)
+ */
 let costScratch = LANGUAGES.map(() => new Float64Array(1024));
 
 /** the ids of the text languageEvidence last read (grown as needed: one per call, never shared across calls) */
@@ -363,7 +367,14 @@ export function languageEvidence(text: string): LanguageEvidence {
   // the languages are told apart on the first SELECT_CHARS characters; the likeliest then reads the whole text
   // (ids hold no two spaces in a row, so every position from the third on is a character the mean counts)
   const ns = Math.min(n, SELECT_CHARS);
-  if (costScratch[0].length < n) costScratch = LANGUAGES.map(() => new Float64Array(n));
+  if (costScratch[0].length < n)
+    costScratch = LANGUAGES.map((_, li) =>
+      li < CORE
+        ? new Float64Array(n)
+        : costScratch[li].length >= Math.min(n, SELECT_CHARS)
+          ? costScratch[li]
+          : new Float64Array(Math.min(n, SELECT_CHARS)),
+    );
   let bestIx = 0;
   let secondIx = 0;
   let bestSum = 0;
@@ -396,6 +407,11 @@ export function languageEvidence(text: string): LanguageEvidence {
     second = best;
     bestIx = taker;
     best = LANGUAGES[taker];
+    if (costScratch[taker].length < n) {
+      const grown = new Float64Array(n);
+      grown.set(costScratch[taker].subarray(0, ns));
+      costScratch[taker] = grown;
+    }
     bestSum = costsSum(taker, ns);
     bestBits = bestSum / Math.max(1, ns - 2);
   }
