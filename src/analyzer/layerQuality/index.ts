@@ -53,7 +53,17 @@ import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
 import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf, SHARE_BAD, SHARE_NONE, SHARE_SYMBOL } from './chars';
-import { isCyrillic, type Language, languageEvidence, languagesFor, MAX_CHARS, NONWORD_BITS, wordBitsIn, wordCounts, wordLikelihood } from './language';
+import {
+  isCyrillic,
+  type Language,
+  languageEvidence,
+  languagesFor,
+  MAX_CHARS,
+  NONWORD_BITS,
+  wordBitsIn,
+  wordCounts,
+  wordLikelihood,
+} from './language';
 import { LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 import { emWidth } from './widths';
