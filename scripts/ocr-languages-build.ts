@@ -18,7 +18,7 @@
  * traineddata and rus (tesseract-ocr-pol, …), and the manpages-xx packages; it says what is missing. Not run in CI.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { arg, have, labelClass, levenshtein, normalise } from './ocr-split-sources';
