@@ -70,9 +70,12 @@ cleanup() {
 }
 trap cleanup EXIT
 # A snapshot of the CLI: others may rebuild dist/ while this runs, and a new analyzerVersion rightly makes --resume
-# redo everything (the bundle is self-contained; its workers start from the same file).
-[ -f "$ROOT/dist/cli.js" ] || (cd "$ROOT" && node scripts/build.mjs)
+# redo everything (the CLI bundle and the library bundle it loads from beside it, analyzer/index.js; its workers start
+# from the same file).
+[ -f "$ROOT/dist/cli.js" ] && [ -f "$ROOT/dist/analyzer/index.js" ] || (cd "$ROOT" && node scripts/build.mjs)
 cp "$ROOT/dist/cli.js" "$W/cli.js"
+mkdir -p "$W/analyzer"
+cp "$ROOT/dist/analyzer/index.js" "$W/analyzer/index.js"
 PPD="$(command -v node) $W/cli.js"
 export PPD
 
