@@ -42,13 +42,13 @@ export function formatTable(r: FileRecord, pages: boolean): string {
     }
   }
   if (scored) {
-    const re = r.pages.filter((p) => p.layerQuality?.reocr).map((p) => p.page);
+    const advised = r.pages.filter((p) => p.layerQuality?.reocr);
+    const re = advised.map((p) => p.page);
     const kept = r.pages.filter((p) => p.layerQuality && !p.layerQuality.reocr).length;
     lines.push(
       `  layer quality: ${kept} page${kept === 1 ? '' : 's'} to keep, ${re.length} to re-OCR${re.length ? ` (pages ${pageRanges(re)})` : ''}`,
     );
     // why, page by page (the first REOCR_WHY_PAGES): text missing, words wrong, or what else made the advice
-    const advised = r.pages.filter((p) => p.layerQuality?.reocr);
     for (const p of advised.slice(0, REOCR_WHY_PAGES)) lines.push(`    page ${p.page}: ${reocrWhy(p.layerQuality!)}`);
     if (advised.length > REOCR_WHY_PAGES) lines.push(`    … and ${advised.length - REOCR_WHY_PAGES} more (--json has every page's signals)`);
     // OCR-layer pages whose scan gave no evidence (not read, or not matched): their advice rests on the words alone, and
