@@ -36,9 +36,10 @@ mkdirSync('dist/meta', { recursive: true });
 const sharedAnalyzer = {
   name: 'shared-analyzer',
   setup(b) {
-    b.onResolve({ filter: /\/analyzer\/[\w.]+$/ }, (args) => {
+    b.onResolve({ filter: /\/analyzer\// }, (args) => {
       if (args.importer.includes(`${sep}src${sep}analyzer${sep}`)) return undefined;
-      const name = args.path.split('/').pop();
+      // the module's path inside the analyzer: a top-level module the entry re-exports, or anything deeper
+      const name = args.path.slice(args.path.lastIndexOf('/analyzer/') + '/analyzer/'.length);
       if (!['options', 'serialize', 'analyze', 'types', 'index'].includes(name)) {
         return {
           errors: [{ text: `the CLI imports analyzer/${name}, which the library's entry does not export: import it through src/analyzer/index.ts` }],
