@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  BOX_FIT,
   LETTER_SHAPES_FLOOR,
   MISSING,
   NONWORD_CLEAN,
@@ -196,6 +197,8 @@ function judge(cli: string, out: string, kept: boolean): number {
   table('nonWords (language, scored)', sig('nonWords', 0), false);
   table('wordLikeEither (language, shown)', sig('wordLikeEither', 0), true);
   table('widthSpread (layout, scored)', sig('widthSpread', 0), false);
+  table('boxSlack (layout, scored)', sig('boxSlack', 0), false);
+  table('boxOverflow (layout, scored)', sig('boxOverflow', 0), false);
   table('garbled (word shape, scored)', sig('garbled', 0), false);
   table('textInkMissed (image, scored)', sig('textInkMissed', MISSING.floor), false);
   table('letterShapes (image, scored)', sig('letterShapes', 0), true);
@@ -243,6 +246,9 @@ function judge(cli: string, out: string, kept: boolean): number {
   const gb = sig('garbled', 0);
   const nw = sig('nonWords', 0);
   const miss = sig('textInkMissed', MISSING.floor);
+  // the boxes' tails enter at their shipped weights (BOX_FIT), not refitted: one part of missing, one of e
+  const slack = sig('boxSlack', 0).map((v) => BOX_FIT.slack * v);
+  const overflow = sig('boxOverflow', 0).map((v) => BOX_FIT.overflow * v);
   const cers = rows.map((r) => r.cer);
   const all = rows.map((_, i) => i);
   const files = [...new Set(rows.map((r) => r.file))].sort();
@@ -262,9 +268,10 @@ function judge(cli: string, out: string, kept: boolean): number {
   };
   const refit = (label: string, X: number[][], pages: number[], names: string[], shipped: Record<string, number>, clean: number, bound: number[]) => {
     const fitModel = (X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[]) =>
-      fitModelBounded(X, nonWords, miss, cer, idx, bound);
+      fitModelBounded(X, nonWords, miss, cer, idx, bound, slack, overflow);
     const full = fitModel(X, nw, miss, cers, pages);
     log(`\n${label}`);
+    log(`  both with the boxes' tails at the shipped weights: missing + ${BOX_FIT.slack} × boxSlack, e + ${BOX_FIT.overflow} × boxOverflow`);
     log(
       `  refitted on its ${pages.length} pages: missing = (textInkMissed − ${full.floor}) × ${full.slope}; e ≥ nonWords − ${full.clean}; text: intercept ${full.w[0].toFixed(2)}, ${names.map((n, j) => `ln ${n} ${full.w[j + 1].toFixed(2)}`).join(', ')}`,
     );
@@ -276,10 +283,10 @@ function judge(cli: string, out: string, kept: boolean): number {
       const train = pages.filter((i) => rows[i].file !== f);
       if (train.length === pages.length) continue;
       const m = fitModel(X, nw, miss, cers, train);
-      for (const i of pages) if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i], bound[i]);
+      for (const i of pages) if (rows[i].file === f) lodo[i] = m.predict(X[i], miss[i], nw[i], bound[i], slack[i], overflow[i]);
     }
     const ins = fig(
-      all.map((i) => (pages.includes(i) ? full.predict(X[i], miss[i], nw[i], bound[i]) : 0)),
+      all.map((i) => (pages.includes(i) ? full.predict(X[i], miss[i], nw[i], bound[i], slack[i], overflow[i]) : 0)),
       pages,
     );
     log(
@@ -300,7 +307,7 @@ function judge(cli: string, out: string, kept: boolean): number {
       const te = pages.filter((i) => !trainF.has(rows[i].file));
       const m = fitModel(X, nw, miss, cers, tr);
       const h = fig(
-        all.map((i) => m.predict(X[i], miss[i], nw[i], bound[i])),
+        all.map((i) => m.predict(X[i], miss[i], nw[i], bound[i], slack[i], overflow[i])),
         te,
       );
       log(
@@ -424,29 +431,41 @@ function ridge(X: number[][], y: number[]): number[] {
  * The model's shape (layerQuality/index.ts): CER = missing + (1 − missing)·e, missing = clamp((textInkMissed − floor)·slope),
  * ln(e + 0.01) linear in the text signals (ln(widthSpread + 0.02), ln(garbled + 0.02), ln(nonWords + 0.02)), e never below
  * nonWords − clean (NONWORD_CLEAN) nor below the page's `bound` (the letter shapes' UNLIKE_SCAN bound, shipped, not
- * refitted; 0 for the text-only model). Floor, slope and clean from a grid; for each, the weights by ridge on the text
+ * refitted; 0 for the text-only model), with the boxes' tails at their shipped weights (`slack` added to missing,
+ * `overflow` to e, already weighted). Floor, slope and clean from a grid; for each, the weights by ridge on the text
  * error the CER implies; the triple whose fit is closest in ln(CER + 0.01) wins.
  */
-function fitModelBounded(X: number[][], nonWords: number[], miss: number[], cer: number[], idx: number[], bound: number[]): FittedModel {
+function fitModelBounded(
+  X: number[][],
+  nonWords: number[],
+  miss: number[],
+  cer: number[],
+  idx: number[],
+  bound: number[],
+  slack: number[],
+  overflow: number[],
+): FittedModel {
   let best: (FittedModel & { err: number }) | undefined;
   for (const floor of [0, 0.01, 0.02, 0.03, 0.05, 0.08]) {
     for (const slope of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1]) {
-      const share = (m: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope));
+      const share = (m: number, sl: number) => Math.min(MISSING.max, Math.max(0, (m - floor) * slope) + sl);
       const y = idx.map((i) => {
-        const f = share(miss[i]);
-        return Math.log(Math.max(0, (cer[i] - f) / (1 - f)) + 0.01);
+        const f = share(miss[i], slack[i]);
+        return Math.log(Math.max(0, (cer[i] - f) / (1 - f) - overflow[i]) + 0.01);
       });
       const w = ridge(
         idx.map((i) => X[i]),
         y,
       );
       for (const clean of [0.15, 0.2, 0.25, 0.3, 0.35]) {
-        const predict = (x: number[], m: number, nonWords: number, lower: number) => {
-          const f = share(m);
-          return f + (1 - f) * Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - clean, lower));
+        const predict = (x: number[], m: number, nonWords: number, lower: number, sl: number, over: number) => {
+          const f = share(m, sl);
+          const e = Math.min(1.5, Math.max(0, Math.exp(predictLinear(w, x)) - 0.01, nonWords - clean, lower));
+          return f + (1 - f) * Math.min(1.5, e + over);
         };
         let err = 0;
-        for (const i of idx) err += (Math.log(predict(X[i], miss[i], nonWords[i], bound[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
+        for (const i of idx)
+          err += (Math.log(predict(X[i], miss[i], nonWords[i], bound[i], slack[i], overflow[i]) + 0.01) - Math.log(cer[i] + 0.01)) ** 2;
         if (!best || err < best.err) best = { err, floor, slope, clean, w, predict };
       }
     }
@@ -458,7 +477,7 @@ interface FittedModel {
   slope: number;
   clean: number;
   w: number[];
-  predict: (x: number[], m: number, nonWords: number, lower: number) => number;
+  predict: (x: number[], m: number, nonWords: number, lower: number, slack: number, overflow: number) => number;
 }
 function predictLinear(w: number[], x: number[]): number {
   return w[0] + x.reduce((s, v, j) => s + v * w[j + 1], 0);

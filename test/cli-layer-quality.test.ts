@@ -110,11 +110,11 @@ test('--text-layer with --layer-quality says where the scan has text the layer l
 
 test('the table says why each page is advised re-OCR: text missing, words wrong, or what else decided it', () => {
   const q = (signals: Record<string, number>) => ({ score: 0.2, reocr: true, signals });
-  assert.equal(reocrWhy(q({ textMissing: 0.81, textError: 0.05 })), "text missing: 81% of the scan's text has no word of the layer over it");
+  assert.equal(reocrWhy(q({ textMissing: 0.81, textError: 0.05 })), "text missing: 81% of the page's text is not in the layer");
   assert.equal(reocrWhy(q({ textMissing: 0, textError: 1 })), 'words wrong: an estimated 100% of the characters there');
   assert.equal(
     reocrWhy(q({ textMissing: 0.43, textError: 0.22 })),
-    "text missing: 43% of the scan's text has no word of the layer over it; words wrong: an estimated 22% of the characters there",
+    "text missing: 43% of the page's text is not in the layer; words wrong: an estimated 22% of the characters there",
   );
   // without the estimate's parts: the undecodable characters, else the estimate itself
   assert.equal(reocrWhy(q({ badShare: 0.04 })), 'characters that do not decode: 4%');

@@ -102,10 +102,10 @@ test('a graded page: its badge in the description, the grade and the evidence in
   // with them, the larger part first, the other from 10 % on; a good layer says no cause
   const why = (signals: Record<string, number>, score = 0.3, reocr = true) =>
     pageEvidenceLines(layerPage(2, score, reocr, signals)).filter((l) => l.startsWith('why:'));
-  assert.deepEqual(why({ textMissing: 0.81, textError: 0.05 }), ["why: text missing (81% of the scan's text has no word of the layer over it)"]);
+  assert.deepEqual(why({ textMissing: 0.81, textError: 0.05 }), ["why: text missing (81% of the page's text is not in the layer)"]);
   assert.deepEqual(why({ textMissing: 0, textError: 1 }), ['why: words wrong (an estimated 100% of the characters there)']);
   assert.deepEqual(why({ textMissing: 0.2, textError: 0.5 }), [
-    "why: words wrong (an estimated 50% of the characters there); text missing (20% of the scan's text has no word of the layer over it)",
+    "why: words wrong (an estimated 50% of the characters there); text missing (20% of the page's text is not in the layer)",
   ]);
   assert.deepEqual(why({ textMissing: 0.01, textError: 0.02 }, 0.97, false), []);
   assert.equal(layerBadge(layerPage(1, 0.97, false)), 'layer good (0.97)');

@@ -633,6 +633,38 @@ test('widthSpread: a right layer fits its boxes in a proportional typeface or at
   assert.ok(spread(lost(proportional)) > 0.1, `letters lost ${spread(lost(proportional))}`);
 });
 
+test("boxSlack and boxOverflow count the boxes' misfit in characters: letters a box holds beyond its word, and a word beyond its box", () => {
+  const words = (
+    'everyone has the right to freedom of opinion and expression this right includes freedom to hold opinions without ' +
+    'interference and to seek receive and impart information and ideas through any media regardless of frontiers'
+  ).split(' ');
+  const signals = (layer: TextLayer) => layerQuality({ layer, which: 'invisible' }).signals;
+  const chars = (layer: TextLayer) => layer.runs.reduce((n, r) => n + r.text.length, 0);
+  const right = layerOf(words, () => 5);
+  const ok = signals(right);
+  assert.equal(ok.boxSlack, 0, JSON.stringify(ok));
+  assert.equal(ok.boxOverflow, 0, JSON.stringify(ok));
+  // every fourth long word read as its first two letters in the box of the whole word (a coarse scan, leader dots read
+  // short): the boxes hold about the letters dropped, and no word outgrows its box
+  const cut = (r: GlyphRun, i: number) => i % 4 === 0 && r.text.length >= 6;
+  const short: TextLayer = { ...right, runs: right.runs.map((r, i) => (cut(r, i) ? { ...r, text: r.text.slice(0, 2), chars: 2 } : r)) };
+  const dropped = right.runs.reduce((n, r, i) => n + (cut(r, i) ? r.text.length - 2 : 0), 0) / chars(short);
+  const s = signals(short);
+  assert.ok(dropped > 0.05, `dropped ${dropped}`);
+  assert.ok((s.boxSlack as number) > 0.5 * dropped && (s.boxSlack as number) < 1.5 * dropped, `${dropped} ${JSON.stringify(s)}`);
+  assert.equal(s.boxOverflow, 0, JSON.stringify(s));
+  // no scan to read, and still text known missing: the boxes tell it
+  assert.ok((s.textMissing as number) > 0, JSON.stringify(s));
+  assert.ok((s.estimatedCer as number) > (ok.estimatedCer as number), `${JSON.stringify(s)} ${JSON.stringify(ok)}`);
+  // every fourth long word written twice into its box: the letters beyond what the box holds
+  const twice: TextLayer = { ...right, runs: right.runs.map((r, i) => (cut(r, i) ? { ...r, text: r.text + r.text, chars: 2 * r.chars } : r)) };
+  const added = right.runs.reduce((n, r, i) => n + (cut(r, i) ? r.text.length : 0), 0) / chars(twice);
+  const t = signals(twice);
+  assert.ok((t.boxOverflow as number) > 0.5 * added && (t.boxOverflow as number) < 1.5 * added, `${added} ${JSON.stringify(t)}`);
+  assert.equal(t.boxSlack, 0, JSON.stringify(t));
+  assert.ok((t.textError as number) > (ok.textError as number), `${JSON.stringify(t)} ${JSON.stringify(ok)}`);
+});
+
 test('widthSpread measures a run along its baseline: a table turned by 90° fits its boxes as the same table upright', () => {
   const words = 'Serial Contract Description Method Procurement Contractor Suppliers Amount Currency Signed Date Number Total'.split(' ');
   const upright = layerOf(words, (w) => 5 + (w.length % 3) * 0.1);

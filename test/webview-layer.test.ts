@@ -27,7 +27,7 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
   // with the estimate's parts it says why: the larger first, the other from 10 % on; a good layer needs no why
   assert.equal(
     layerMeaning({ score: 0.18, reocr: true, textMissing: 0.81, textError: 0.05 }),
-    "OCR layer poor (page score 0.18): text missing: 81% of the scan's text has no word of the layer over it; re-OCR advised",
+    "OCR layer poor (page score 0.18): text missing: 81% of the page's text is not in the layer; re-OCR advised",
   );
   assert.equal(
     layerMeaning({ score: 0.85, reocr: false, textMissing: 0, textError: 0.15 }),

@@ -162,7 +162,7 @@ export function layerLines(p: PageReport): string[] {
         why
           .map((c) =>
             c.kind === 'missing'
-              ? t("text missing ({0} of the scan's text has no word of the layer over it)", percent(c.share))
+              ? t("text missing ({0} of the page's text is not in the layer)", percent(c.share))
               : t('words wrong (an estimated {0} of the characters there)', percent(c.share)),
           )
           .join('; '),

@@ -104,7 +104,7 @@ export interface PageOverlay {
    * The OCR layer's score (AnalyzerOptions.layerQuality) on a graded page (an `ocr-layer` page with a score): the
    * badge's grade and the colour of the layer's runs. `textError` (signals.textError, the share of the text there
    * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
-   * `textMissing` (signals.textMissing, the share of the scan's text no word covers) say why (routes.ts causeOf).
+   * `textMissing` (signals.textMissing, the share of the page's text the layer lacks) say why (routes.ts causeOf).
    * `scanNote` (signals.image, at most MAX_SCAN_NOTE characters) says why the scan gave no evidence: the layer was
    * judged by its words alone, and text missing from it could not be seen. `incomplete` (signals.incomplete of a kept
    * layer, routes.ts keptIncomplete, at most MAX_SCAN_NOTE characters) says why the keep is no confident one.

@@ -164,8 +164,8 @@ export function layerTally(pages: readonly Pick<PageReport, 'page' | 'route' | '
 }
 
 /**
- * What a layer's estimated error is made of, as the analyzer reports it: `missing`, the share of the page's text no word
- * of the layer covers (signals.textMissing, only where the scan was read), and `wrong`, the share of the text that is
+ * What a layer's estimated error is made of, as the analyzer reports it: `missing`, the share of the page's text the layer
+ * lacks (signals.textMissing: the scan's text no word covers, and text short inside word boxes), and `wrong`, the share of the text that is
  * there read wrong (signals.textError; absent on a page with too little text to judge). The part that weighs more in
  * the page's characters (missing, against wrong × (1 − missing)) comes first, when above zero; the other follows when
  * it is at least SECOND_CAUSE. Empty when neither is known or both are nothing.
@@ -203,7 +203,7 @@ export function causeOf(missing0: number | undefined, wrong0: number | undefined
 /** A part of a layer's error in words (English: the CLI and the webview; the extension's tree says it through l10n). */
 export function causeText(c: LayerCause): string {
   return c.kind === 'missing'
-    ? `text missing: ${percent(c.share)} of the scan's text has no word of the layer over it`
+    ? `text missing: ${percent(c.share)} of the page's text is not in the layer`
     : `words wrong: an estimated ${percent(c.share)} of the characters there`;
 }
 

@@ -16,7 +16,8 @@
  *   spaces inserted), `longWords` (words of 16+ letters: spaces lost);
  * - layout: `widthSpread` (median absolute deviation of log(box width / (the letters' expected width × font size))
  *   over the words, widths.ts: an OCR engine fits each word to its box, so a word that is not the box's word, or has
- *   lost or gained letters, stretches or squeezes);
+ *   lost or gained letters, stretches or squeezes), and its tails in characters, `boxSlack` (box the words do not
+ *   fill: letters dropped inside a box, leader dots read short) and `boxOverflow` (letters their boxes cannot hold);
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
  *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
@@ -32,12 +33,12 @@
  * The estimate has the shape of the error itself: a layer that lacks a share `missing` of the page's text and gets the
  * rest wrong at a rate `e` has CER ≈ missing + (1 − missing)·e.
  * - `missing` comes from the image: textInkMissed less a small floor (MISSING; the refit finds a slope of 1: the
- *   share of text ink missing is the share of text missing);
+ *   share of text ink missing is the share of text missing), and from the boxes: a share of boxSlack (BOX_FIT);
  * - `e` from the text: ln(e + 0.01) linear in ln(widthSpread + 0.02), ln(garbled + 0.02) and ln(nonWords + 0.02)
  *   (WEIGHTS; with ln(letterShapes) besides where the scan is read at letter scale, WEIGHTS_WITH_SHAPES), and never
  *   below the share of non-words beyond what a usable page has (NONWORD_CLEAN), so well-fitting boxes cannot hide
  *   nonsense words, nor below UNLIKE_SCAN's bound when words on the scan's ink agree with its letter shapes not at
- *   all, so well-read words cannot hide that they are not the scan's.
+ *   all, so well-read words cannot hide that they are not the scan's; plus a share of boxOverflow (BOX_FIT).
  * The weights were fitted on the dev split (a grid over floor and slope, ridge least squares for the weights;
  * scripts/ocr-quality.ts refits them leaving one document out) and rounded. The other signals are shown as evidence
  * but not scored: on the dev split they added nothing a leave-one-document-out check could confirm. It is turned into
@@ -167,6 +168,15 @@ export const UNLIKE_SCAN = { error: 0.4, maxCapitals: 0.5, minBoxesOnInk: 0.95 }
  */
 export const NONWORD_CLEAN = { textOnly: 0.3, withShapes: 0.2 };
 
+/**
+ * The boxes' tails (boxFit): a word whose box is more than `tail` times as wide as its letters need, or less than
+ * 1 / `tail`, counts; `slack` (the box's characters beyond the word's) adds to the text missing, `overflow` (the word's
+ * characters beyond its box's) to the text's error, each at its weight. Chosen on the dev split with the other weights
+ * held, and checked on both halves of the stand-ins (docs/layer-quality-notes.md): the tails overstate, since a line's
+ * last word or a justified line also stretches.
+ */
+export const BOX_FIT = { tail: 1.5, slack: 0.25, overflow: 0.5 };
+
 /** the share of the text missing: (textInkMissed − floor) × slope, within 0..MISSING.max */
 export const MISSING = { floor: 0.01, slope: 1, max: 0.95 };
 
@@ -178,6 +188,9 @@ export function estimateCer(s: EstimateInput): number {
 /** the signals the estimate reads; letterShapes only when the scan could be read at letter scale */
 export interface EstimateInput {
   widthSpread: number;
+  /** boxFit's tails (0 when absent): characters' worth of box the words do not fill, and of letters their boxes cannot hold */
+  boxSlack?: number;
+  boxOverflow?: number;
   garbled: number;
   nonWords: number;
   textInkMissed: number;
@@ -205,8 +218,10 @@ export function estimateError(s: EstimateInput): {
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const clean = shapes === undefined ? NONWORD_CLEAN.textOnly : NONWORD_CLEAN.withShapes;
-  const e = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean, unlikeScanError(s)));
-  const missing = missingShare(s.textInkMissed);
+  const e0 = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean, unlikeScanError(s)));
+  // the boxes' tails: letters beyond what a box holds were added, box beyond a word's letters is text the layer lacks
+  const e = Math.min(1.5, e0 + BOX_FIT.overflow * (s.boxOverflow ?? 0));
+  const missing = Math.min(MISSING.max, missingShare(s.textInkMissed) + BOX_FIT.slack * (s.boxSlack ?? 0));
   return { missing, text: e, cer: missing + (1 - missing) * e };
 }
 
@@ -454,6 +469,8 @@ function scoreWith(
     missing,
   } = estimateError({
     widthSpread: finiteOr(v.widthSpread, 0),
+    boxSlack: finiteOr(v.boxSlack, 0),
+    boxOverflow: finiteOr(v.boxOverflow, 0),
     garbled: finiteOr(v.garbled, 0),
     nonWords: finiteOr(v.nonWords, 0),
     textInkMissed: finiteOr(textInkMissed, INK_MISSED_UNKNOWN),
@@ -463,8 +480,9 @@ function scoreWith(
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
-  // the other part, where the scan could be read (without it nothing is known missing: no news, not none)
-  if (signals.textInkMissed !== undefined) signals.textMissing = r3(missing);
+  // the other part, where the scan could be read or the boxes tell some (without either nothing is known missing: no
+  // news, not none)
+  if (signals.textInkMissed !== undefined || missing > 0) signals.textMissing = r3(missing);
   let score = Math.min(1, Math.max(0, 1 - cer));
   let reocr = cer > REOCR_CER;
   if (layer.cut) {
@@ -562,6 +580,8 @@ interface TextValues {
   fragments: number;
   longWords: number;
   widthSpread: number;
+  boxSlack: number;
+  boxOverflow: number;
   nonWords: number;
   unmodeled: number;
   topLetter: number;
@@ -592,6 +612,8 @@ function shownSignals(x: TextSignals): LayerQuality['signals'] {
     fragments: r3(v.fragments),
     longWords: r3(v.longWords),
     widthSpread: r3(v.widthSpread),
+    boxSlack: r3(v.boxSlack),
+    boxOverflow: r3(v.boxOverflow),
     nonWords: r3(v.nonWords),
     unmodeled: r3(v.unmodeled),
   };
@@ -612,6 +634,7 @@ const TEXT_CHARS = 20_000;
 function textSignals(text: string, runs: GlyphRun[]): TextSignals {
   const lang = languageEvidence(text);
   const c = charSignals(text);
+  const fit = boxFit(runs);
   const values: TextValues = {
     bitsPerChar: Number.isFinite(lang.bitsPerChar) ? lang.bitsPerChar : 8,
     wordLike: lang.wordLike,
@@ -622,7 +645,9 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     wordLikeEither: lang.wordLikeEither,
     fragments: c.fragments,
     longWords: c.longWords,
-    widthSpread: widthSpread(runs),
+    widthSpread: fit.spread,
+    boxSlack: fit.slack,
+    boxOverflow: fit.overflow,
     nonWords: nonWords(text, lang.language, lang.second),
     unmodeled: lang.unmodeled,
     topLetter: lang.topLetter,
@@ -849,16 +874,39 @@ function nonWords(s: string, a: Language, b: Language): number {
 /** words the width spread is measured on at most (the first ones: a sample enough for a median) */
 const SPREAD_WORDS = 4000;
 
+/** how the words fit their boxes (boxFit) */
+interface BoxFit {
+  /** widthSpread: the typical misfit */
+  spread: number;
+  /** boxSlack: characters' worth of box beyond the words' letters, a share of the layer's characters */
+  slack: number;
+  /** boxOverflow: characters' worth of letters beyond what their boxes hold, a share of the layer's characters */
+  overflow: number;
+}
+
 /**
- * How badly the words fit their boxes: the median absolute deviation of ln(width / (expected width × size)) over words
- * of 3+ characters, under the better fitting of two typefaces: a proportional one (widths.ts: an "ill" narrower than an
- * "mmm") and one of fixed pitch (every character as wide: a typewriter, Courier, a code listing). A right layer fits one
- * of them closely whatever the scan's print; words that are not the box's, or that lost or gained letters, fit neither.
+ * How the words fit their boxes, under the better fitting of two typefaces: a proportional one (widths.ts: an "ill"
+ * narrower than an "mmm") and one of fixed pitch (every character as wide: a typewriter, Courier, a code listing).
+ * - `spread`: the median absolute deviation of ln(width / (expected width × size)) over words of 3+ characters. A right
+ *   layer fits one of the typefaces closely whatever the scan's print; words that are not the box's, or that lost or
+ *   gained letters, fit neither.
+ * - `slack` and `overflow`: the misfit's tails, which the median does not see, counted in characters. A word of n
+ *   characters whose box is q times as wide as the page's typical word of its letters needs (BOX_FIT.tail < q) holds
+ *   n·(q − 1) characters more than the word has: letters the engine dropped, a row of dots or dashes it read short,
+ *   words it glued; (q < 1 / BOX_FIT.tail) n·(1 − q) characters more than the box holds: letters it added. Words of 2+
+ *   characters (one character's box tells nothing: Tesseract's renderer spreads a word and its space over the box);
+ *   shares of all the characters walked. On every split the tails follow the error the rest of the estimate misses
+ *   (docs/layer-quality-notes.md).
  */
-function widthSpread(runs: GlyphRun[]): number {
+function boxFit(runs: GlyphRun[]): BoxFit {
   const cap = Math.min(runs.length, SPREAD_WORDS);
+  // per word of 2+ characters: its fit under each typeface and its characters; then the 3+ character words' fits,
+  // whose medians are the page's typical fit
+  const words = boxScratch(3 * cap);
   const xs = medianScratch(2 * cap);
   let k = 0;
+  let j = 0;
+  let chars = 0;
   for (const r of runs) {
     if (k >= cap) break;
     if (!(r.size > 0)) continue;
@@ -871,19 +919,47 @@ function widthSpread(runs: GlyphRun[]): number {
       ems += emWidth(c);
       i += c > 0xffff ? 2 : 1;
     }
-    if (n < 3) continue;
+    chars += n;
+    if (n < 2) continue;
     const w = runLength(r);
     if (!(w > 0)) continue;
-    xs[k] = Math.log(w / (ems * r.size));
-    xs[cap + k++] = Math.log(w / (n * r.size));
+    const p = Math.log(w / (ems * r.size));
+    const f = Math.log(w / (n * r.size));
+    words[k] = p;
+    words[cap + k] = f;
+    words[2 * cap + k++] = n;
+    if (n < 3) continue;
+    xs[j] = p;
+    xs[cap + j++] = f;
   }
-  if (k < 5) return 0;
-  return Math.min(deviation(xs.subarray(0, k)), deviation(xs.subarray(cap, cap + k)));
+  if (j < 5) return { spread: 0, slack: 0, overflow: 0 };
+  const mp = median(xs.subarray(0, j));
+  const mf = median(xs.subarray(cap, cap + j));
+  const dp = deviation(xs.subarray(0, j), mp);
+  const df = deviation(xs.subarray(cap, cap + j), mf);
+  const fixed = df < dp;
+  const centre = fixed ? mf : mp;
+  const at = fixed ? cap : 0;
+  let slack = 0;
+  let overflow = 0;
+  for (let i = 0; i < k; i++) {
+    const q = Math.exp(words[at + i] - centre);
+    const n = words[2 * cap + i];
+    if (q > BOX_FIT.tail) slack += n * (q - 1);
+    else if (q * BOX_FIT.tail < 1) overflow += n * (1 - q);
+  }
+  return { spread: Math.min(dp, df), slack: slack / chars, overflow: overflow / chars };
 }
 
-/** the median absolute deviation of v (reordered in place) */
-function deviation(v: Float64Array): number {
-  const med = median(v);
+/** the per-word fits boxFit reads its tails from, grown as needed: at most 3 × SPREAD_WORDS */
+let boxValues = new Float64Array(96);
+function boxScratch(n: number): Float64Array {
+  if (boxValues.length < n) boxValues = new Float64Array(Math.max(n, 2 * boxValues.length));
+  return boxValues;
+}
+
+/** the median absolute deviation of v about its median `med` (v reordered and overwritten) */
+function deviation(v: Float64Array, med: number): number {
   for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i] - med);
   return median(v);
 }
