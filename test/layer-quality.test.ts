@@ -665,6 +665,23 @@ test("boxSlack and boxOverflow count the boxes' misfit in characters: letters a 
   assert.ok((t.textError as number) > (ok.textError as number), `${JSON.stringify(t)} ${JSON.stringify(ok)}`);
 });
 
+test('boxes out of all proportion (a hostile file) leave every signal a finite number', () => {
+  const words = 'everyone has the right to freedom of opinion and expression this right includes freedom to hold opinions'.split(' ');
+  const layer = layerOf(words, () => 5);
+  const odd = (text: string, width: number, size: number): GlyphRun => ({
+    ...layer.runs[0],
+    text,
+    rect: [0, 0, width, 10],
+    size,
+    chars: text.length,
+  });
+  // a ratio that overflows (a width near the largest double over a size near the smallest) and one e^60 off
+  const runs = [...layer.runs, odd('absurd', 1e308, 1e-300), odd('huge', 1e30, 10)];
+  const q = layerQuality({ layer: { runs, runCount: runs.length, text: `${layer.text} absurd huge` }, which: 'invisible' });
+  for (const [k, v] of Object.entries(q.signals)) if (typeof v === 'number') assert.ok(Number.isFinite(v), `${k} ${v}`);
+  assert.equal(q.signals.boxSlack, 0, JSON.stringify(q.signals));
+});
+
 test('widthSpread measures a run along its baseline: a table turned by 90° fits its boxes as the same table upright', () => {
   const words = 'Serial Contract Description Method Procurement Contractor Suppliers Amount Currency Signed Date Number Total'.split(' ');
   const upright = layerOf(words, (w) => 5 + (w.length % 3) * 0.1);

@@ -925,6 +925,9 @@ function boxFit(runs: GlyphRun[]): BoxFit {
     if (!(w > 0)) continue;
     const p = Math.log(w / (ems * r.size));
     const f = Math.log(w / (n * r.size));
+    // a box or a size out of all proportion (a hostile file's: a box e^20 times its letters, a size that overflows the
+    // ratio) is no word's fit; bounded, the tails' sums stay finite
+    if (!(Math.abs(p) < MAX_LN_FIT && Math.abs(f) < MAX_LN_FIT)) continue;
     words[k] = p;
     words[cap + k] = f;
     words[2 * cap + k++] = n;
@@ -950,6 +953,9 @@ function boxFit(runs: GlyphRun[]): BoxFit {
   }
   return { spread: Math.min(dp, df), slack: slack / chars, overflow: overflow / chars };
 }
+
+/** the largest ln(width / expected width) boxFit takes for a word's fit (e^20: no print is that far off its box) */
+const MAX_LN_FIT = 20;
 
 /** the per-word fits boxFit reads its tails from, grown as needed: at most 3 × SPREAD_WORDS */
 let boxValues = new Float64Array(96);
