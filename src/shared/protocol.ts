@@ -106,8 +106,9 @@ export interface PageOverlay {
    * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
    * `textMissing` (signals.textMissing, the share of the page's text the layer lacks) say why (routes.ts causeOf).
    * `scanNote` (signals.image, at most MAX_SCAN_NOTE characters) says why the scan gave no evidence: the layer was
-   * judged by its words alone, and text missing from it could not be seen. `incomplete` (signals.incomplete of a kept
-   * layer, routes.ts keptIncomplete, at most MAX_SCAN_NOTE characters) says why the keep is no confident one.
+   * judged by its words alone, and text missing from it was seen only where its word boxes hold more than their words.
+   * `incomplete` (signals.incomplete of a kept layer, routes.ts keptIncomplete, at most MAX_SCAN_NOTE characters) says
+   * why the keep is no confident one.
    */
   layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; scanNote?: string; incomplete?: string };
 }

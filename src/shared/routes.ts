@@ -164,9 +164,9 @@ export function layerTally(pages: readonly Pick<PageReport, 'page' | 'route' | '
 }
 
 /**
- * What a layer's estimated error is made of, as the analyzer reports it: `missing`, the share of the page's text the layer
- * lacks (signals.textMissing: the scan's text no word covers, and text short inside word boxes), and `wrong`, the share of the text that is
- * there read wrong (signals.textError; absent on a page with too little text to judge). The part that weighs more in
+ * What a layer's estimated error is made of, as the analyzer reports it: `missing`, the share of the page's text the
+ * layer lacks (signals.textMissing: the scan's text no word covers, and text short inside word boxes), and `wrong`, the
+ * share of the text that is there read wrong (signals.textError; absent on a page with too little text to judge). The part that weighs more in
  * the page's characters (missing, against wrong × (1 − missing)) comes first, when above zero; the other follows when
  * it is at least SECOND_CAUSE. Empty when neither is known or both are nothing.
  */

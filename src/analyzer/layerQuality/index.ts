@@ -871,7 +871,7 @@ function nonWords(s: string, a: Language, b: Language): number {
   return words ? non / words : 0;
 }
 
-/** words the width spread is measured on at most (the first ones: a sample enough for a median) */
+/** words of 2+ characters boxFit measures at most (the first ones: a sample enough for a median and the tails) */
 const SPREAD_WORDS = 4000;
 
 /** how the words fit their boxes (boxFit) */
