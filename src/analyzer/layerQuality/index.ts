@@ -900,10 +900,11 @@ interface BoxFit {
  */
 function boxFit(runs: GlyphRun[]): BoxFit {
   const cap = Math.min(runs.length, SPREAD_WORDS);
-  // per word of 2+ characters: its fit under each typeface and its characters; then the 3+ character words' fits,
-  // whose medians are the page's typical fit
-  const words = boxScratch(3 * cap);
-  const xs = medianScratch(2 * cap);
+  // one scratch, two parts: per word of 2+ characters, its fit under each typeface and its characters; then the 3+
+  // character words' fits, whose medians (sorted in place) are the page's typical fit
+  const scratch = medianScratch(5 * cap);
+  const words = scratch.subarray(0, 3 * cap);
+  const xs = scratch.subarray(3 * cap);
   let k = 0;
   let j = 0;
   let chars = 0;
@@ -957,13 +958,6 @@ function boxFit(runs: GlyphRun[]): BoxFit {
 /** the largest ln(width / expected width) boxFit takes for a word's fit (e^20: no print is that far off its box) */
 const MAX_LN_FIT = 20;
 
-/** the per-word fits boxFit reads its tails from, grown as needed: at most 3 × SPREAD_WORDS */
-let boxValues = new Float64Array(96);
-function boxScratch(n: number): Float64Array {
-  if (boxValues.length < n) boxValues = new Float64Array(Math.max(n, 2 * boxValues.length));
-  return boxValues;
-}
-
 /** the median absolute deviation of v about its median `med` (v reordered and overwritten) */
 function deviation(v: Float64Array, med: number): number {
   for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i] - med);
@@ -987,7 +981,7 @@ function runLength(r: GlyphRun): number {
 /** how near its size a turned run's width is (the size is rounded to 3 decimals, the box computed in floating point) */
 const ACROSS_EXACT = 0.005;
 
-/** the per-word values a median is taken of (width spread, box heights), grown as needed: at most SPREAD_WORDS */
+/** per-word values a median is taken of (boxFit's fits, box heights), grown as needed: at most 5 × SPREAD_WORDS */
 let medianValues = new Float64Array(64);
 
 /**
