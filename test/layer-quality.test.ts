@@ -390,6 +390,29 @@ test('the rim of a shaded area is not missing text: a grey box, shaded bands, a 
   }
 });
 
+test('the rim of a shaded bar whose light labels the layer holds is not missing text: a box beside the rim is its border too', () => {
+  // a scan's luminance (paper 230): three lines of print (rows 5-6, 10-11, 15-16, columns 5-34) and a grey bar the
+  // width of the page (rows 25-49, luminance 150) holding a row of white labels the map cannot see as ink (rows 40-45),
+  // which the layer holds: their boxes reach the row above the bar's lower rim (rows 47-49, LOCAL samples of the
+  // paper below). That rim's border is paper below and the labels' boxes above; counted without the boxes it was all
+  // paper, and a perfect layer read as a third of its text missing (a colour chart's light labels)
+  const W = 80;
+  const H = 60;
+  const data = new Uint8Array(W * H).fill(230);
+  for (let r = 25; r < 50; r++) data.fill(150, r * W, (r + 1) * W);
+  for (const l of [5, 10, 15])
+    for (const r of [l, l + 1]) for (let c = 5; c < 35; c++) data[r * W + c] = c % 6 === 5 ? 210 : 90 + ((c * 7 + r * 3) % 5) * 20;
+  const m = inkMap({ width: W, height: H, data }, [W, 0, 0, H, 0, 0])!;
+  const print = [5, 10, 15].map((l) => runAt('words', 5, 35, l, l + 2, H));
+  const labels = [0, 20, 40, 60].map((c) => runAt('labels', c + 2, c + 18, 40, 46, H));
+  const all = inkCoverage(m, [...print, ...labels]);
+  assert.ok(all.inkMissed > 0.1, JSON.stringify(all));
+  assert.ok(all.textInkMissed < 0.02, JSON.stringify(all));
+  // a line of print the layer left out still counts: a third of the text
+  const dropped = inkCoverage(m, [...print.slice(0, 2), ...labels]);
+  assert.ok(Math.abs(dropped.textInkMissed - 1 / 3) < 0.05, JSON.stringify(dropped));
+});
+
 test('where text is missing: the blobs with the most ink first, at most MAX_MISSING_REGIONS', () => {
   const W = 200;
   const H = 120;

@@ -1483,7 +1483,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
     if (ok && lineH > 0 && bh > BLOB_LARGE * lineH && bh <= BLOB_TITLE * lineH) ok = bh / blobLines(rows, y0, y1) <= BLOB_LARGE * lineH;
     if (ok && bh <= RULE_HEIGHT && bw >= RULE_LENGTH * bh && variation(cols, x0, x1) < RULE_VARIATION) ok = false;
     if (ok && bh >= FRAME_HEIGHT && bw >= RULE_LENGTH * bh && isFrame(rows, cols, x0, x1, y0, y1)) ok = false;
-    if (ok && shadeBorder(m, mask, members, samples, lum / samples) >= SHADE_RIM) ok = false;
+    if (ok && shadeBorder(m, members, samples, lum / samples) >= SHADE_RIM) ok = false;
     if (ok) {
       total += sum;
       // the blobs counted, for where the text is missing: past MAX_BLOBS_KEPT (a noisy scan's specks pass one by one)
@@ -1501,7 +1501,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
 }
 
 /**
- * The share of a blob's border (its samples' neighbours that are neither ink nor under a layer box, counted once per
+ * The share of a blob's border (its samples' neighbours that are not ink, under a layer box or not, counted once per
  * sample they touch) at least as dark as the blob's own mean (`lum`, luminance). Ink is measured against the
  * lightest paper within LOCAL samples, so where a darker area meets a lighter one (a shaded table row, a grey box, a
  * cell of a colour chart) a band LOCAL samples wide along the edge reads as ink: often line-shaped and as dense as
@@ -1510,7 +1510,7 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
  * half below the band's mean); print has lighter paper, or a lighter shade, all round (on the dev split and the
  * stand-ins, 99.8 % of the ink counted as missing text lay under 0.15).
  */
-function shadeBorder(m: InkMap, mask: Uint8Array, members: Int32Array, n: number, lum: number): number {
+function shadeBorder(m: InkMap, members: Int32Array, n: number, lum: number): number {
   const w = m.width;
   const h = m.height;
   const gray = m.gray;
@@ -1520,8 +1520,10 @@ function shadeBorder(m: InkMap, mask: Uint8Array, members: Int32Array, n: number
   for (let k = 0; k < n; k++) {
     for (let q = 0, nn = neighbours(members[k], w, h, near); q < nn; q++) {
       const j = near[q];
-      // an uncovered sample of ink at least BLOB_INK is the blob's own (8-connected); a covered one is the layer's
-      if (mask[j] || ink[j] >= BLOB_INK) continue;
+      // a sample of ink at least BLOB_INK is the blob's own (8-connected) or, under a box, the layer's print. A covered
+      // sample that is not ink is border like any other: light type the map cannot see as ink (a colour chart's white
+      // labels on its dark cells) has its boxes on the shade itself, next to the rim
+      if (ink[j] >= BLOB_INK) continue;
       border++;
       if (gray[j] <= lum) dark++;
     }
