@@ -395,7 +395,7 @@ test('the rim of a shaded bar whose light labels the layer holds is not missing 
   // width of the page (rows 25-49, luminance 150) holding a row of white labels the map cannot see as ink (rows 40-45),
   // which the layer holds: their boxes reach the row above the bar's lower rim (rows 47-49, LOCAL samples of the
   // paper below). That rim's border is paper below and the labels' boxes above; counted without the boxes it was all
-  // paper, and a perfect layer read as a third of its text missing (a colour chart's light labels)
+  // paper, and a perfect layer read as more than half its text missing (0.55; a colour chart's light labels)
   const W = 80;
   const H = 60;
   const data = new Uint8Array(W * H).fill(230);
