@@ -6,6 +6,7 @@
  * its real-OCR part (it has no synthetic corruptions; scripts/ocr-synth-build.ts is the stand-in for those).
  *
  *   node --import tsx scripts/ocr-layers-build.ts --out DIR [--pages 40] [--seed 1] [--corpus ../shared/corpus] [--man|--no-man] [--pymupdf]
+ *        [--store-like-dev]
  *   node --import tsx scripts/ocr-layers-build.ts --out DIR --merge SPLIT SPLIT…
  *
  * --merge pools splits already built (several seeds) into one, so that `npm run ocr-quality -- --data DIR` judges them
@@ -24,6 +25,13 @@
  *   grid). Like OCRmyPDF, which takes this renderer only for languages Latin-1 covers, a page OCR'd with Russian is
  *   always `tesseract-pdf` (the dev split has no Russian hocr page either); as there, only ocr_line, ocr_header and
  *   ocr_textfloat lines are written and ligatures are spelled out.
+ * --store-like-dev (with --pymupdf) stores and degrades the page as the dev split's README and files show it is done:
+ * the page OCR'd is degraded further (turned by 1–3° on a quarter of the pages, blurred on a tenth, a JPEG round trip
+ * at quality 5–35 on a fifth; faint print down to 0.15, noise up to 40) and read by Tesseract as it is, while the image
+ * the PDF stores is that page shrunk to `store_dpi` (the OCR resolution up to 100 dpi, else 100, 110, 120 or 150) and
+ * saved as a JPEG; Tesseract's own renderer then writes a text-only layer (textonly_pdf) which PyMuPDF shows over the
+ * stored image as a form (the dev split's files hold fzImg0, fzFrm0 and fullpage, PyMuPDF's names for exactly that).
+ * Without the flag the PDF stores the very JPEG Tesseract read, at the OCR resolution (builds before this flag).
  * The label: CER of the layer's text against the source page's text (pdftotext), each normalised as the dev split's
  * README says (NFKC, dashes and quotes folded, soft hyphens removed, white space collapsed), the smaller of content
  * order and layout order (-layout: line by line across the page), as the dev split takes the smaller of its two
@@ -55,8 +63,10 @@ import {
   arg,
   buildSetup,
   corpusSources,
+  blurGrey,
   degradePgm,
   foreignScript,
+  type Grey,
   levenshtein,
   labelClass,
   manSources,
@@ -65,7 +75,10 @@ import {
   pymupdfPython,
   pymupdfTexts,
   readPgm,
+  rotateGrey,
+  shrinkGrey,
   shuffleInPlace,
+  writePgm,
   type Source,
 } from './ocr-split-sources';
 
@@ -223,6 +236,23 @@ interface Candidate {
 
 const LANGS: Source['lang'][] = ['eng', 'deu', 'fra', 'rus'];
 
+/**
+ * A one-page PDF as the dev split's files are made (their objects say so: fzImg0, fzFrm0, fullpage): a page of the
+ * layer's size rounded to points, the stored JPEG over it, and the text-only PDF's page shown over that as a form.
+ */
+function overlay(python: string, textOnlyPdf: string, jpeg: string, out: string): void {
+  const script =
+    'import sys, fitz\n' +
+    't = fitz.open(sys.argv[1])\n' +
+    'r = t[0].rect\n' +
+    'o = fitz.open()\n' +
+    'p = o.new_page(width=round(r.width), height=round(r.height))\n' +
+    'p.insert_image(p.rect, filename=sys.argv[2])\n' +
+    'p.show_pdf_page(p.rect, t, 0)\n' +
+    'o.save(sys.argv[3], garbage=3, deflate=True)\n';
+  execFileSync(python, ['-c', script, textOnlyPdf, jpeg, out]);
+}
+
 function main(): number {
   const out = arg('--out');
   if (!out) {
@@ -242,6 +272,11 @@ function main(): number {
   const py = process.argv.includes('--pymupdf') ? pymupdfPython() : null;
   if (process.argv.includes('--pymupdf') && !py) {
     console.error('ocr-layers-build: --pymupdf needs a python3 that imports fitz (Debian: python3-fitz)');
+    return 2;
+  }
+  const likeDev = process.argv.includes('--store-like-dev');
+  if (likeDev && !py) {
+    console.error('ocr-layers-build: --store-like-dev needs --pymupdf (the layer is shown over the stored image with PyMuPDF)');
     return 2;
   }
   const setup = buildSetup('ocr-layers-build', { tools: [['tesseract', ['--version']]], manNeedsLanguages: true });
@@ -295,34 +330,60 @@ function main(): number {
     );
     if (truthRaw.length < 500 || foreignScript(c.lang).test(truthRaw)) continue;
     const dpi = [300, 200, 150, 100, 72][Math.floor(next() * 5)];
-    const contrast = next() < 0.25 ? 0.3 + 0.2 * next() : 1;
-    const noise = next() < 0.4 ? [8, 15, 25][Math.floor(next() * 3)] : 0;
+    const contrast = next() < 0.25 ? (likeDev ? 0.15 + 0.35 * next() : 0.3 + 0.2 * next()) : 1;
+    const noise = next() < 0.4 ? (likeDev ? [8, 15, 25, 40] : [8, 15, 25])[Math.floor(next() * (likeDev ? 4 : 3))] : 0;
     const right = c.lang === 'rus' ? 'rus+eng' : c.lang;
     const others = LANGS.filter((l) => l !== c.lang);
     const lang = next() < 0.15 ? others[Math.floor(next() * others.length)] : right;
     // OCRmyPDF writes hOCR only for languages Latin-1 covers
     const renderer = next() < 0.5 && !lang.includes('rus') ? 'hocr' : 'tesseract-pdf';
     const quality = 45 + Math.floor(next() * 26);
+    // --store-like-dev: the dev split's other degradations, and its stored image's resolution
+    const more: { skew?: number; blur?: number; jpeg_q?: number } = {};
+    let storeDpi = dpi;
+    if (likeDev) {
+      if (next() < 0.25) more.skew = Math.round((next() < 0.5 ? -1 : 1) * (1 + 2 * next()) * 100) / 100;
+      if (next() < 0.1) more.blur = Math.round((0.8 + 1.2 * next()) * 100) / 100;
+      if (next() < 0.2) more.jpeg_q = [5, 10, 20, 35][Math.floor(next() * 4)];
+      storeDpi = dpi <= 100 ? dpi : [100, 110, 120, 150][Math.floor(next() * 4)];
+    }
     const name = `${String(n + 1).padStart(3, '0')}-${c.name.slice(0, 40)}`;
     const pgm = join(work, `${name}.pgm`);
     execFileSync('pdftoppm', ['-q', '-r', `${dpi}`, '-gray', '-f', `${c.page}`, '-l', `${c.page}`, '-singlefile', c.pdf, pgm.replace(/\.pgm$/, '')]);
     degradePgm(pgm, contrast, noise, next);
     const jpg = join(work, `${name}.jpg`);
-    execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, pgm]);
+    // what Tesseract reads: the stored JPEG, or (--store-like-dev) the degraded page at the OCR resolution
+    let ocrInput = jpg;
+    if (likeDev) {
+      let img: Grey = readPgm(pgm);
+      if (more.blur) img = blurGrey(img, more.blur);
+      if (more.skew) img = rotateGrey(img, more.skew);
+      writePgm(pgm, img);
+      if (more.jpeg_q) {
+        const round = join(work, `${name}.q.jpg`);
+        execFileSync('cjpeg', ['-quality', `${more.jpeg_q}`, '-outfile', round, pgm]);
+        execFileSync('djpeg', ['-pnm', '-outfile', pgm, round]);
+      }
+      ocrInput = pgm;
+      const stored = join(work, `${name}.store.pgm`);
+      writePgm(stored, shrinkGrey(readPgm(pgm), storeDpi / dpi));
+      execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, stored]);
+    } else execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, pgm]);
     const pdf = join(files, `${name}.pdf`);
     let layerRaw: string;
     if (renderer === 'hocr') {
-      execFileSync('tesseract', [jpg, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
+      execFileSync('tesseract', [ocrInput, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
       const lines = hocrLines(parseHocr(readFileSync(join(work, `${name}.hocr`), 'utf8')).lines, dpi);
       const img = readPgm(pgm);
+      const kept = likeDev ? readPgm(join(work, `${name}.store.pgm`)) : img;
       const g = 72 / dpi;
       writeFileSync(
         pdf,
         writePdf([
           {
             jpeg: new Uint8Array(readFileSync(jpg)),
-            imgWidth: img.width,
-            imgHeight: img.height,
+            imgWidth: kept.width,
+            imgHeight: kept.height,
             width: img.width * g,
             height: img.height * g,
             lines,
@@ -332,6 +393,14 @@ function main(): number {
         ]),
       );
       layerRaw = layerText(lines, false);
+    } else if (likeDev && py) {
+      // as the dev split's files are made: the text-only layer Tesseract writes, shown over the stored image (PyMuPDF)
+      const textOnly = join(work, name);
+      execFileSync('tesseract', [ocrInput, textOnly, '--dpi', `${dpi}`, '-l', lang, '--psm', '3', '-c', 'textonly_pdf=1', 'pdf'], {
+        stdio: 'ignore',
+      });
+      overlay(py, `${textOnly}.pdf`, jpg, pdf);
+      layerRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', pdf, '-'], opts));
     } else {
       execFileSync('tesseract', [jpg, join(files, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'pdf'], { stdio: 'ignore' });
       layerRaw = normalise(execFileSync('pdftotext', ['-q', '-raw', pdf, '-'], opts));
@@ -353,6 +422,7 @@ function main(): number {
     const degrade: Record<string, number> = {};
     if (noise) degrade.noise = noise;
     if (contrast < 1) degrade.contrast = Math.round(contrast * 100) / 100;
+    Object.assign(degrade, more);
     labels.push(
       JSON.stringify({
         file: `files/${name}.pdf`,
@@ -361,7 +431,7 @@ function main(): number {
             page: 1,
             source: c.source,
             lang: c.lang,
-            recipe: { kind: 'tesseract', dpi, lang, psm: 3, degrade, renderer, store_dpi: dpi, jpeg_quality: quality },
+            recipe: { kind: 'tesseract', dpi, lang, psm: 3, degrade, renderer, store_dpi: storeDpi, jpeg_quality: quality },
             ...(py ? { reader: 'pymupdf' } : {}),
             truth_chars: truthRaw.length,
             layer_chars: layerRaw.length,
@@ -375,7 +445,7 @@ function main(): number {
     n++;
     if (fromMan) nMan++;
     console.log(
-      `${name}: ${dpi} dpi, ${lang}, ${renderer}, contrast ${contrast.toFixed(2)}, noise ${noise}, q ${quality}: CER ${cer.toFixed(3)} (${cls}; content ${cerRaw.toFixed(3)}, layout ${cerRead.toFixed(3)})`,
+      `${name}: ${dpi} dpi, ${lang}, ${renderer}, contrast ${contrast.toFixed(2)}, noise ${noise}, q ${quality}${likeDev ? `, ${JSON.stringify(more)}, stored at ${storeDpi} dpi` : ''}: CER ${cer.toFixed(3)} (${cls}; content ${cerRaw.toFixed(3)}, layout ${cerRead.toFixed(3)})`,
     );
   }
   writeFileSync(join(out, 'labels.jsonl'), labels.join('\n') + '\n');

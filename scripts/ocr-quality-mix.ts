@@ -11,12 +11,13 @@
  * beside the dev split's own, and so for the draws' real-OCR and synthetic layers, manual and document pages apart.
  *
  *   node --import tsx scripts/ocr-quality-mix.ts --dev RECORDS [--dev-labels LABELS] --stand-in DIR=RECORDS ...
- *        [--text-only CORPUS_LABELS] [--draws N] [--seed N]
+ *        [--text-only CORPUS_LABELS] [--dev-recipes] [--draws N] [--seed N]
  *
  * RECORDS are CLI records (`scripts/ocr-quality.ts --data DIR --out RECORDS` writes them); DIR holds a stand-in's
  * labels.jsonl (scripts/ocr-layers-build.ts, scripts/ocr-synth-build.ts). --text-only keeps only the stand-ins'
  * document pages whose source page has no image in the corpus's labels (the dev split's document pages are "text-only
- * pages of real-world digital PDFs"); manual pages are kept. Strata of the dev split that no stand-in page fills are
+ * pages of real-world digital PDFs"); manual pages are kept. --dev-recipes keeps only the synthetic stand-in pages whose
+ * corruption parameters are values the dev split's pages use (recipeLikeDev). Strata of the dev split that no stand-in page fills are
  * named and left out of the draws. It never reads the dev split's truth.jsonl.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ export interface Page {
   source: 'manual' | 'document';
   /** the label's source page ("man-ls p1", "real/…-name.pdf p3", "name p3") */
   sourcePage: string;
+  /** the label's recipe (its kind and parameters: a synthetic layer's corruption and rate, a real-OCR layer's dpi…) */
+  recipe: Recipe;
   cer: number;
   reocr: boolean;
   score: number;
@@ -47,9 +50,12 @@ export interface Figures {
   accuracy: number;
 }
 
+/** a label's recipe: `kind` and its parameters (scalars; objects such as `degrade` are not compared) */
+export type Recipe = { kind: string } & Record<string, unknown>;
+
 interface LabelLine {
   file: string;
-  pages: { page: number; cer: number; reocr: boolean; source?: string; recipe: { kind: string } }[];
+  pages: { page: number; cer: number; reocr: boolean; source?: string; recipe: Recipe }[];
 }
 
 /** The labelled pages of a split joined with their records (matched by file base name, as score.py does); pages without a layerQuality record are left out. */
@@ -77,6 +83,7 @@ export function joinPages(labels: string, records: string): Page[] {
         kind: p.recipe.kind === 'synthetic' ? 'synthetic' : 'tesseract',
         source: /^man-/.test(src) ? 'manual' : 'document',
         sourcePage: src,
+        recipe: p.recipe,
         cer: p.cer,
         reocr: p.reocr,
         score: q.score,
@@ -155,6 +162,47 @@ export function draw(target: Page[], pool: Page[], rnd: () => number): { pages: 
   return { pages, missing };
 }
 
+/**
+ * Parameters a synthetic recipe draws anew for each page whatever list the split's maker keeps (the shift of a Caesar
+ * layer, the page another page's text comes from): any value is as the dev split's.
+ */
+const FREE_PARAMETERS = new Set(['shift', 'other', 'seed', 'store_dpi', 'jpeg_quality']);
+
+/**
+ * The synthetic recipes' parameter values the dev split uses, per corruption and parameter ("subst rate" → 0.01,
+ * 0.05, …). The dev split's rates are few (five substitution rates in fifteen pages, four confusion rates in six),
+ * so its maker seems to draw them from short lists, and a held-out split "built the same way" from the same lists;
+ * the stand-ins' builder draws from wider ones (scripts/ocr-synth-build.ts).
+ */
+export function recipeValues(dev: Page[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const p of dev) {
+    if (p.kind !== 'synthetic') continue;
+    for (const [k, v] of Object.entries(p.recipe)) {
+      if (k === 'kind' || FREE_PARAMETERS.has(k) || (v !== null && typeof v === 'object')) continue;
+      const key = `${String(p.recipe.corruption)} ${k}`;
+      let set = out.get(key);
+      if (!set) out.set(key, (set = new Set()));
+      set.add(String(v));
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a page's recipe is one the dev split's could be: a real-OCR page always (its parameters are the renderer's
+ * and the scan's, drawn from the same lists by both builders), a synthetic one when each of its parameters takes a
+ * value the dev split's pages of its corruption take (`values`: recipeValues).
+ */
+export function recipeLikeDev(p: Page, values: Map<string, Set<string>>): boolean {
+  if (p.kind !== 'synthetic') return true;
+  for (const [k, v] of Object.entries(p.recipe)) {
+    if (k === 'kind' || FREE_PARAMETERS.has(k) || (v !== null && typeof v === 'object')) continue;
+    if (!values.get(`${String(p.recipe.corruption)} ${k}`)?.has(String(v))) return false;
+  }
+  return true;
+}
+
 /** the corpus's source pages with no image (its labels.jsonl: `images` per page), by both names a split's labels use */
 export function pagesWithoutImages(corpusLabels: string): Set<string> {
   const out = new Set<string>();
@@ -188,7 +236,7 @@ function main(): number {
   const standIns = args.flatMap((a, i) => (a === '--stand-in' && args[i + 1] ? [args[i + 1]] : []));
   if (!devRecords || standIns.length === 0) {
     console.error(
-      'usage: ocr-quality-mix.ts --dev RECORDS [--dev-labels LABELS] --stand-in DIR=RECORDS ... [--text-only CORPUS_LABELS] [--draws N] [--seed N]',
+      'usage: ocr-quality-mix.ts --dev RECORDS [--dev-labels LABELS] --stand-in DIR=RECORDS ... [--text-only CORPUS_LABELS] [--dev-recipes] [--draws N] [--seed N]',
     );
     return 2;
   }
@@ -219,6 +267,12 @@ function main(): number {
     pool = pool.filter((p) => p.source === 'manual' || clean.has(p.sourcePage));
     console.log(`stand-in pages: ${before}, ${pool.length} of them manual pages or document pages without images`);
   } else console.log(`stand-in pages: ${pool.length}`);
+  if (args.includes('--dev-recipes')) {
+    const values = recipeValues(dev);
+    const before = pool.length;
+    pool = pool.filter((p) => recipeLikeDev(p, values));
+    console.log(`stand-in pages whose recipe's parameters the dev split uses: ${pool.length} of ${before}`);
+  }
   const fmt = (f: Figures) => `${f.spearman.toFixed(3)} / ${f.auroc.toFixed(3)} / ${(100 * f.accuracy).toFixed(1)} %`;
   console.log(`dev split (${dev.length} pages): ${fmt(figures(dev))}   (Spearman / AUROC / decisions)`);
   const rnd = random(seed);

@@ -121,6 +121,100 @@ export function degradePgm(file: string, contrast: number, noise: number, next: 
   writeFileSync(file, buf);
 }
 
+/** a grey image in memory (8 bits a pixel, rows top to bottom) */
+export interface Grey {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
+
+/** A grey image written as a binary 8-bit PGM (what tesseract, cjpeg and readPgm read). */
+export function writePgm(file: string, img: Grey): void {
+  const head = Buffer.from(`P5\n${img.width} ${img.height}\n255\n`, 'latin1');
+  writeFileSync(file, Buffer.concat([head, Buffer.from(img.pixels.buffer, img.pixels.byteOffset, img.pixels.length)]));
+}
+
+/** A grey image turned by `degrees` (counter-clockwise as seen) about its centre, bilinear, the corners filled with paper. */
+export function rotateGrey(img: Grey, degrees: number): Grey {
+  const { width: w, height: h, pixels: src } = img;
+  const out = new Uint8Array(w * h);
+  const t = (degrees * Math.PI) / 180;
+  const c = Math.cos(t);
+  const s = Math.sin(t);
+  const cx = (w - 1) / 2;
+  const cy = (h - 1) / 2;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      // the source point the output pixel shows (the inverse turn)
+      const dx = x - cx;
+      const dy = y - cy;
+      const sx = c * dx - s * dy + cx;
+      const sy = s * dx + c * dy + cy;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const at = (xx: number, yy: number) => (xx >= 0 && yy >= 0 && xx < w && yy < h ? src[yy * w + xx] : 255);
+      const v = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) + fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+      out[y * w + x] = Math.round(v);
+    }
+  return { width: w, height: h, pixels: out };
+}
+
+/** A Gaussian-like blur of standard deviation `sigma` pixels: three box blurs each way (their widths from sigma). */
+export function blurGrey(img: Grey, sigma: number): Grey {
+  const { width: w, height: h } = img;
+  // a box of radius r three times over has variance 3·((2r+1)² − 1) / 12 = r(r+1)
+  const r = Math.max(1, Math.round((Math.sqrt(1 + 4 * sigma * sigma) - 1) / 2));
+  let a = Float64Array.from(img.pixels);
+  let b = new Float64Array(w * h);
+  const pass = (len: number, count: number, stride: number, step: number) => {
+    for (let k = 0; k < count; k++) {
+      const base = k * stride;
+      for (let i = 0; i < len; i++) {
+        let sum = 0;
+        let n = 0;
+        for (let j = Math.max(0, i - r); j <= Math.min(len - 1, i + r); j++, n++) sum += a[base + j * step];
+        b[base + i * step] = sum / n;
+      }
+    }
+    [a, b] = [b, a];
+  };
+  for (let k = 0; k < 3; k++) {
+    pass(w, h, w, 1);
+    pass(h, w, 1, w);
+  }
+  return { width: w, height: h, pixels: Uint8Array.from(a, (v) => Math.round(v)) };
+}
+
+/** A grey image scaled down by `factor` (0 < factor ≤ 1), each output pixel the mean of the source area it covers. */
+export function shrinkGrey(img: Grey, factor: number): Grey {
+  const { width: w, height: h, pixels: src } = img;
+  const W = Math.max(1, Math.round(w * factor));
+  const H = Math.max(1, Math.round(h * factor));
+  const out = new Uint8Array(W * H);
+  for (let Y = 0; Y < H; Y++) {
+    const y0 = (Y * h) / H;
+    const y1 = ((Y + 1) * h) / H;
+    for (let X = 0; X < W; X++) {
+      const x0 = (X * w) / W;
+      const x1 = ((X + 1) * w) / W;
+      let sum = 0;
+      let area = 0;
+      for (let y = Math.floor(y0); y < Math.min(h, Math.ceil(y1)); y++) {
+        const fy = Math.min(y + 1, y1) - Math.max(y, y0);
+        for (let x = Math.floor(x0); x < Math.min(w, Math.ceil(x1)); x++) {
+          const f = fy * (Math.min(x + 1, x1) - Math.max(x, x0));
+          sum += f * src[y * w + x];
+          area += f;
+        }
+      }
+      out[Y * W + X] = Math.round(sum / area);
+    }
+  }
+  return { width: W, height: H, pixels: out };
+}
+
 /** a corpus file's name without its folder, its content-hash prefix and `.pdf` */
 export const stem = (file: string): string => basename(file, '.pdf').replace(/^[0-9a-f]{12}-/, '');
 

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draw, figures, joinPages, type Page, pagesWithoutImages, random, stratum } from '../scripts/ocr-quality-mix';
+import { draw, figures, joinPages, type Page, pagesWithoutImages, random, recipeLikeDev, recipeValues, stratum } from '../scripts/ocr-quality-mix';
 import { auroc, spearman } from '../scripts/ocr-quality-stats';
 
 const page = (kind: Page['kind'], source: Page['source'], cer: number, score: number, file = 'f.pdf', pg = 1): Page => ({
@@ -11,6 +11,7 @@ const page = (kind: Page['kind'], source: Page['source'], cer: number, score: nu
   kind,
   source,
   sourcePage: source === 'manual' ? `man-ls p${pg}` : `doc p${pg}`,
+  recipe: { kind },
   cer,
   reocr: cer > 0.25,
   score,
@@ -114,4 +115,30 @@ test('text-only source pages: those the corpus labels with no image, by the corp
   assert.ok(s.has('report p1'));
   assert.ok(!s.has('report p2'));
   assert.ok(s.has('x p1'));
+});
+
+test("a synthetic stand-in page is like the dev split's when each of its corruption's parameters takes a value the dev split's use", () => {
+  const withRecipe = (p: Page, recipe: Page['recipe']): Page => ({ ...p, recipe });
+  const syn = page('synthetic', 'manual', 0.1, 0.9);
+  const dev = [
+    withRecipe(syn, { kind: 'synthetic', corruption: 'subst', rate: 0.05, store_dpi: 150 }),
+    withRecipe(syn, { kind: 'synthetic', corruption: 'subst', rate: 0.3 }),
+    withRecipe(syn, { kind: 'synthetic', corruption: 'drop', frac: 0.3, mode: 'random' }),
+    withRecipe(syn, { kind: 'synthetic', corruption: 'drop', frac: 0.5, mode: 'block' }),
+    withRecipe(syn, { kind: 'synthetic', corruption: 'caesar', shift: 3 }),
+    withRecipe(page('tesseract', 'manual', 0.1, 0.9), { kind: 'tesseract', dpi: 300 }),
+  ];
+  const values = recipeValues(dev);
+  const like = (recipe: Page['recipe'], kind: Page['kind'] = 'synthetic') =>
+    recipeLikeDev(withRecipe(page(kind, 'document', 0.2, 0.8), recipe), values);
+  assert.equal(like({ kind: 'synthetic', corruption: 'subst', rate: 0.3, store_dpi: 72, jpeg_quality: 50 }), true);
+  assert.equal(like({ kind: 'synthetic', corruption: 'subst', rate: 0.2 }), false);
+  // each parameter apart: a drop of 0.3 in one block is as likely from the dev split's lists as the pairs it shows
+  assert.equal(like({ kind: 'synthetic', corruption: 'drop', frac: 0.3, mode: 'block' }), true);
+  assert.equal(like({ kind: 'synthetic', corruption: 'drop', frac: 0.1, mode: 'block' }), false);
+  // a shift is drawn anew whatever the lists are; a corruption the dev split never shows is not like it
+  assert.equal(like({ kind: 'synthetic', corruption: 'caesar', shift: 17 }), true);
+  assert.equal(like({ kind: 'synthetic', corruption: 'no-space', rate: 0.1 }), false);
+  // real-OCR pages are always kept: their parameters are the scan's and the renderer's
+  assert.equal(like({ kind: 'tesseract', dpi: 72 }, 'tesseract'), true);
 });

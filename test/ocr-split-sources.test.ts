@@ -6,7 +6,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusSources, devSources, foreignScript, labelClass, levenshtein, normalise, readPgm, stem } from '../scripts/ocr-split-sources';
+import {
+  blurGrey,
+  corpusSources,
+  devSources,
+  foreignScript,
+  type Grey,
+  labelClass,
+  levenshtein,
+  normalise,
+  readPgm,
+  rotateGrey,
+  shrinkGrey,
+  stem,
+  writePgm,
+} from '../scripts/ocr-split-sources';
 
 test('normalise folds what the dev split folds: NFKC, dashes, quotes, soft hyphens, white space', () => {
   assert.equal(normalise('  ﬁne\u00ad-tuned \u2014 \u201cquoted\u201d \u2018it\u2019s\u2019\n\n\tnext  '), "fine-tuned - \"quoted\" 'it's' next");
@@ -123,6 +137,39 @@ test('readPgm: the size and the pixels of an 8-bit binary PGM, and a clear error
     assert.deepEqual([img.width, img.height, [...img.pixels]], [3, 2, [10, 20, 30, 40, 50, 60]]);
     writeFileSync(file, Buffer.from('P2\n3 2\n255\n1 2 3 4 5 6\n', 'latin1'));
     assert.throws(() => readPgm(file), /not an 8-bit binary PGM/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the dev split's other degradations: a turn about the centre, a blur that keeps the mean, a shrink that averages areas", () => {
+  // a white page with one black dot right of the centre
+  const w = 21;
+  const page = (): Grey => ({ width: w, height: w, pixels: new Uint8Array(w * w).fill(255) });
+  const dot = page();
+  dot.pixels[10 * w + 15] = 0;
+  // turned by 90°, the dot lies as far from the centre along the other axis; the centre itself stays put
+  const turned = rotateGrey(dot, 90);
+  const darkest = turned.pixels.indexOf(Math.min(...turned.pixels));
+  assert.deepEqual([darkest % w, Math.floor(darkest / w)].map((v) => Math.abs(v - 10)).sort(), [0, 5]);
+  assert.equal(turned.pixels[10 * w + 10], 255);
+  // the corners a turn uncovers are paper
+  assert.equal(rotateGrey(page(), 30).pixels[0], 255);
+  // a blur spreads the dot and keeps the page's ink (within rounding)
+  const blurred = blurGrey(dot, 1.5);
+  const ink = (g: Grey) => g.pixels.reduce((a, v) => a + (255 - v), 0);
+  assert.ok(blurred.pixels[10 * w + 15] > 100, 'the dot is spread');
+  assert.ok(blurred.pixels[10 * w + 16] < 255 && blurred.pixels[11 * w + 15] < 255, 'to both sides');
+  assert.ok(Math.abs(ink(blurred) - 255) < 40, `ink kept: ${ink(blurred)}`);
+  // a shrink by 1/3: each output pixel the mean of a 3×3 area
+  const stripes: Grey = { width: 6, height: 3, pixels: Uint8Array.from({ length: 18 }, (_, i) => (i % 6 < 3 ? 0 : 90)) };
+  assert.deepEqual(shrinkGrey(stripes, 1 / 3), { width: 2, height: 1, pixels: Uint8Array.from([0, 90]) });
+  // written and read back as a PGM
+  const dir = mkdtempSync(join(tmpdir(), 'pgm-'));
+  try {
+    writePgm(join(dir, 'a.pgm'), stripes);
+    const back = readPgm(join(dir, 'a.pgm'));
+    assert.deepEqual([back.width, back.height, [...back.pixels]], [6, 3, [...stripes.pixels]]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
