@@ -17,8 +17,8 @@
  * labels.jsonl (scripts/ocr-layers-build.ts, scripts/ocr-synth-build.ts). --text-only keeps only the stand-ins'
  * document pages whose source page has no image in the corpus's labels (the dev split's document pages are "text-only
  * pages of real-world digital PDFs"); manual pages are kept. --dev-recipes keeps only the synthetic stand-in pages whose
- * corruption parameters are values the dev split's pages use (recipeLikeDev). Strata of the dev split that no stand-in page fills are
- * named and left out of the draws. It never reads the dev split's truth.jsonl.
+ * corruption parameters are values the dev split's pages use (recipeLikeDev). Strata of the dev split that no stand-in
+ * page fills are named and left out of the draws. It never reads the dev split's truth.jsonl.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

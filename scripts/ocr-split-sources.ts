@@ -134,7 +134,7 @@ export function writePgm(file: string, img: Grey): void {
   writeFileSync(file, Buffer.concat([head, Buffer.from(img.pixels.buffer, img.pixels.byteOffset, img.pixels.length)]));
 }
 
-/** A grey image turned by `degrees` (counter-clockwise as seen) about its centre, bilinear, the corners filled with paper. */
+/** A grey image turned by `degrees` about its centre (bilinear), the corners it uncovers filled with paper. */
 export function rotateGrey(img: Grey, degrees: number): Grey {
   const { width: w, height: h, pixels: src } = img;
   const out = new Uint8Array(w * h);
