@@ -168,6 +168,11 @@ export function draw(target: Page[], pool: Page[], rnd: () => number): { pages: 
  */
 const FREE_PARAMETERS = new Set(['shift', 'other', 'seed', 'store_dpi', 'jpeg_quality']);
 
+/** the recipe's parameters whose values are compared with the dev split's: scalars other than the kind and the free ones */
+function comparedParameters(recipe: Recipe): [string, unknown][] {
+  return Object.entries(recipe).filter(([k, v]) => k !== 'kind' && !FREE_PARAMETERS.has(k) && (v === null || typeof v !== 'object'));
+}
+
 /**
  * The synthetic recipes' parameter values the dev split uses, per corruption and parameter ("subst rate" → 0.01,
  * 0.05, …). The dev split's rates are few (five substitution rates in fifteen pages, four confusion rates in six),
@@ -178,8 +183,7 @@ export function recipeValues(dev: Page[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const p of dev) {
     if (p.kind !== 'synthetic') continue;
-    for (const [k, v] of Object.entries(p.recipe)) {
-      if (k === 'kind' || FREE_PARAMETERS.has(k) || (v !== null && typeof v === 'object')) continue;
+    for (const [k, v] of comparedParameters(p.recipe)) {
       const key = `${String(p.recipe.corruption)} ${k}`;
       let set = out.get(key);
       if (!set) out.set(key, (set = new Set()));
@@ -196,11 +200,7 @@ export function recipeValues(dev: Page[]): Map<string, Set<string>> {
  */
 export function recipeLikeDev(p: Page, values: Map<string, Set<string>>): boolean {
   if (p.kind !== 'synthetic') return true;
-  for (const [k, v] of Object.entries(p.recipe)) {
-    if (k === 'kind' || FREE_PARAMETERS.has(k) || (v !== null && typeof v === 'object')) continue;
-    if (!values.get(`${String(p.recipe.corruption)} ${k}`)?.has(String(v))) return false;
-  }
-  return true;
+  return comparedParameters(p.recipe).every(([k, v]) => values.get(`${String(p.recipe.corruption)} ${k}`)?.has(String(v)));
 }
 
 /** the corpus's source pages with no image (its labels.jsonl: `images` per page), by both names a split's labels use */
