@@ -354,6 +354,7 @@ function main(): number {
     const jpg = join(work, `${name}.jpg`);
     // what Tesseract reads: the stored JPEG, or (--store-like-dev) the degraded page at the OCR resolution
     let ocrInput = jpg;
+    let stored: Grey | undefined;
     if (likeDev) {
       let img: Grey = readPgm(pgm);
       if (more.blur) img = blurGrey(img, more.blur);
@@ -365,9 +366,10 @@ function main(): number {
         execFileSync('djpeg', ['-pnm', '-outfile', pgm, round]);
       }
       ocrInput = pgm;
-      const stored = join(work, `${name}.store.pgm`);
-      writePgm(stored, shrinkGrey(readPgm(pgm), storeDpi / dpi));
-      execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, stored]);
+      stored = shrinkGrey(readPgm(pgm), storeDpi / dpi);
+      const storedPgm = join(work, `${name}.store.pgm`);
+      writePgm(storedPgm, stored);
+      execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, storedPgm]);
     } else execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, pgm]);
     const pdf = join(files, `${name}.pdf`);
     let layerRaw: string;
@@ -375,7 +377,7 @@ function main(): number {
       execFileSync('tesseract', [ocrInput, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
       const lines = hocrLines(parseHocr(readFileSync(join(work, `${name}.hocr`), 'utf8')).lines, dpi);
       const img = readPgm(pgm);
-      const kept = likeDev ? readPgm(join(work, `${name}.store.pgm`)) : img;
+      const kept = stored ?? img;
       const g = 72 / dpi;
       writeFileSync(
         pdf,
