@@ -359,14 +359,15 @@ function main(): number {
       let img: Grey = readPgm(pgm);
       if (more.blur) img = blurGrey(img, more.blur);
       if (more.skew) img = rotateGrey(img, more.skew);
-      writePgm(pgm, img);
+      if (more.blur || more.skew) writePgm(pgm, img);
       if (more.jpeg_q) {
         const round = join(work, `${name}.q.jpg`);
         execFileSync('cjpeg', ['-quality', `${more.jpeg_q}`, '-outfile', round, pgm]);
         execFileSync('djpeg', ['-pnm', '-outfile', pgm, round]);
+        img = readPgm(pgm);
       }
       ocrInput = pgm;
-      stored = shrinkGrey(readPgm(pgm), storeDpi / dpi);
+      stored = shrinkGrey(img, storeDpi / dpi);
       const storedPgm = join(work, `${name}.store.pgm`);
       writePgm(storedPgm, stored);
       execFileSync('cjpeg', ['-quality', `${quality}`, '-outfile', jpg, storedPgm]);
