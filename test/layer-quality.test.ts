@@ -390,6 +390,36 @@ test('the rim of a shaded area is not missing text: a grey box, shaded bands, a 
   }
 });
 
+test('faint print is ink: a line dropped from a faint scan counts as one dropped from a normal scan; blank grain is no map', () => {
+  // block means of a scan (paper 250): three lines of print (rows 5-6, 10-11, 15-16, columns 5-34), their letters up
+  // to `dark` below the paper (as print's blocks are, of uneven darkness) and every sixth column a lighter gap; faint
+  // print (a sixth of full contrast) is at most 12 below
+  const W = 60;
+  const H = 30;
+  const scan = (dark: number, grain = 0): InkMap | undefined => {
+    const data = new Uint8Array(W * H);
+    for (let i = 0; i < data.length; i++) data[i] = 250 - (grain ? (i * 7919) % (grain + 1) : 0);
+    for (const l of [5, 10, 15])
+      for (const r of [l, l + 1])
+        for (let c = 5; c < 35; c++) data[r * W + c] = 250 - Math.round((c % 6 === 5 ? 0.25 : 0.6 + 0.1 * ((c * 7 + r * 3) % 5)) * dark);
+    return inkMap({ width: W, height: H, data }, [W, 0, 0, H, 0, 0]);
+  };
+  const lines = (ls: number[]) => ls.map((l) => runAt('words', 5, 35, l, l + 2, H));
+  const normal = scan(120)!;
+  const faint = scan(12);
+  assert.ok(faint, 'a faint scan has a map');
+  assert.equal(normal.stretch, 1);
+  assert.ok(faint.stretch > 1, JSON.stringify(faint.stretch));
+  for (const m of [normal, faint]) {
+    assert.ok(inkCoverage(m, lines([5, 10, 15])).textInkMissed < 0.02, `stretch ${m.stretch}`);
+    const dropped = inkCoverage(m, lines([5, 10]));
+    assert.ok(Math.abs(dropped.textInkMissed - 1 / 3) < 0.05, `stretch ${m.stretch}: ${JSON.stringify(dropped)}`);
+    assert.equal(dropped.stretch, m.stretch);
+  }
+  // a blank page's grain (within 2 levels) is no ink at all: no map, so nothing is known missing
+  assert.equal(scan(0, 2), undefined);
+});
+
 test('the rim of a shaded bar whose light labels the layer holds is not missing text: a box beside the rim is its border too', () => {
   // a scan's luminance (paper 230): three lines of print (rows 5-6, 10-11, 15-16, columns 5-34) and a grey bar the
   // width of the page (rows 25-49, luminance 150) holding a row of white labels the map cannot see as ink (rows 40-45),
@@ -965,6 +995,8 @@ test("the letter shapes bound the text's error: words on the scan's ink that agr
   // boxes miss the ink (the shapes under them are not the words'), nor without the letter shapes or the boxes' witness
   assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.9, boxesOnInk: 1 }), 0);
   assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.05, boxesOnInk: 0.88 }), 0);
+  // nor on faint print, whose strokes barely stand out of the paper at letter scale
+  assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.05, boxesOnInk: 1, faintPrint: true }), 0);
   assert.equal(unlikeScanError({ letterShapes: 0.005, capitals: 0.05 }), 0);
   assert.equal(unlikeScanError({ capitals: 0.05, boxesOnInk: 1 }), 0);
   assert.equal(unlikeScanError({ letterShapes: 0.03, capitals: 0.05, boxesOnInk: 1 }), 0);

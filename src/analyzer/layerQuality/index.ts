@@ -21,7 +21,8 @@
  * - image (only when the scan is a baseline JPEG it can decode): `textInkMissed` (the share of the scan's text-like
  *   ink outside the layer's word boxes: blobs of uncovered ink at least half as dense as the text the layer covers, so
  *   a dropped line counts and a form's frames, rules, line art and large type (a logo, a title) do not), `inkCovered` (the share of all ink under
- *   the boxes), `boxesOnInk` (share of word boxes with ink in them); where the scan is read at letter scale,
+ *   the boxes), `boxesOnInk` (share of word boxes with ink in them), `faintPrint` (on a scan of faint print, the
+ *   factor its darkness was stretched by: ink.ts FAINT); where the scan is read at letter scale,
  *   `letterShapes` (shape.ts: do the words' ascenders and descenders sit where the scan has them; `ascenders`,
  *   `descenders` apart) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
  *   band to agree with);
@@ -199,6 +200,8 @@ export interface EstimateInput {
   capitals?: number;
   /** the share of word boxes with ink in them, where the scan could be read */
   boxesOnInk?: number;
+  /** where the scan could be read: true when its print is faint (its ink stretched, ink.ts FAINT) */
+  faintPrint?: boolean;
 }
 
 /**
@@ -230,14 +233,16 @@ export function estimateError(s: EstimateInput): {
  * letters agree with its shapes not at all are not the scan's words (another page's text, lines shuffled into other
  * lines' boxes), however well they read and fit their boxes. Not when the words are mostly capitals, whose print has no
  * x-height band to agree with, nor when boxes miss the ink (a layer placed beside its scan: the shapes under its boxes
- * are not its letters').
+ * are not its letters'), nor on faint print, whose strokes barely stand out of the paper's grain at letter scale (a
+ * right layer's agreement is then near none too).
  */
-export function unlikeScanError(s: Pick<EstimateInput, 'letterShapes' | 'capitals' | 'boxesOnInk'>): number {
+export function unlikeScanError(s: Pick<EstimateInput, 'letterShapes' | 'capitals' | 'boxesOnInk' | 'faintPrint'>): number {
   const unlike =
     s.letterShapes !== undefined &&
     s.letterShapes < LETTER_SHAPES_FLOOR &&
     (s.capitals ?? 1) <= UNLIKE_SCAN.maxCapitals &&
-    (s.boxesOnInk ?? 0) >= UNLIKE_SCAN.minBoxesOnInk;
+    (s.boxesOnInk ?? 0) >= UNLIKE_SCAN.minBoxesOnInk &&
+    !s.faintPrint;
   return unlike ? UNLIKE_SCAN.error : 0;
 }
 
@@ -477,6 +482,7 @@ function scoreWith(
     letterShapes: shapes,
     capitals: typeof signals.capitals === 'number' ? signals.capitals : undefined,
     boxesOnInk: typeof signals.boxesOnInk === 'number' ? signals.boxesOnInk : undefined,
+    faintPrint: typeof signals.faintPrint === 'number',
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
@@ -533,6 +539,7 @@ function inkEvidence(
   }
   signals.inkCovered = r3(1 - ink.inkMissed);
   signals.boxesOnInk = r3(1 - ink.boxesOffInk);
+  if (ink.stretch > 1) signals.faintPrint = r3(ink.stretch);
   signals.textInkMissed = r3(ink.textInkMissed);
   if (input.missingText && ink.missed.length > 0) input.layer.missingText = ink.missed;
   return ink.textInkMissed;
@@ -1210,6 +1217,8 @@ export interface InkCoverage {
   boxesOffInk: number;
   /** where that text-like ink lies: page-space boxes of its blobs, the most ink first, at most MAX_MISSING_REGIONS */
   missed: Rect[];
+  /** the map's InkMap.stretch: more than 1 on a scan of faint print */
+  stretch: number;
 }
 
 /** regions of missing text (TextLayer.missingText) kept at most: the largest, enough to show where a layer falls short */
@@ -1289,6 +1298,7 @@ export function inkCoverage(m: InkMap, runs: GlyphRun[]): InkCoverage {
     missed: largestBlobs(lineRegions(blobs, lineH), textLike)
       .map((b) => pageRect(m, b))
       .filter((r) => r.every(Number.isFinite)),
+    stretch: m.stretch,
   };
 }
 

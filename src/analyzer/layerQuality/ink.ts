@@ -23,12 +23,25 @@ export interface InkMap {
   /** paper and ink levels found, and whether they differ enough to tell ink at all */
   paper: number;
   dark: number;
+  /** what each sample's darkness was multiplied by to make its weight: 1, or more on a scan of faint print (FAINT) */
+  stretch: number;
   /** page space → pixel: col = a·x + b·y + c, row = d·x + e·y + f */
   map: [number, number, number, number, number, number];
 }
 
-/** ink must be at least this much darker than paper (of 255) for the map to mean anything */
-const MIN_CONTRAST = 24;
+/**
+ * ink must be at least this much darker than paper (of 255) for the map to mean anything. In block means, faint print
+ * (printed or scanned at a sixth of full contrast, thin type at 100 dpi) is 10–15 darker than its paper; a blank
+ * page's grain stays within 2 (the corpus's near-blank scans, the stand-ins' paper) and a solid fill within 0.
+ */
+const MIN_CONTRAST = 8;
+/**
+ * a page whose ink is less than this much darker than its paper is faint print: its darkness is stretched to this
+ * range, so that its text is ink to the map's tests as a normal page's is (their thresholds are darkness levels, and
+ * at a sixth of full contrast a line of text in block means is hardly past them); the noise margin is taken first, so
+ * grain is not stretched into ink
+ */
+const FAINT = 32;
 
 /** Builds the ink map of an image placed by `ctm` (unit square → page). undefined when the image holds no contrast. */
 export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
@@ -44,6 +57,7 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   const dark = percentile(hist, n, 0.005);
   if (paper - dark < MIN_CONTRAST) return undefined;
   const margin = Math.max(3, 1.5 * (percentile(hist, n, 0.95) - paper), (paper - dark) * 0.05);
+  const stretch = paper - dark < FAINT ? FAINT / (paper - dark) : 1;
   // the paper around each sample: the lightest within LOCAL samples each way (a separable max filter), never above
   // the page's paper. A shaded table cell or a photo is then its own background, not ink; print is darker than
   // what surrounds it.
@@ -57,7 +71,7 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
     const prev = y * (w + 1);
     const src = y * w;
     for (let x = 0; x < w; x++) {
-      const d = local[src + x] - margin - data[src + x];
+      const d = (local[src + x] - margin - data[src + x]) * stretch;
       if (d > 0) {
         const v = d > 255 ? 255 : d;
         rowSum += v;
@@ -69,7 +83,7 @@ export function inkMap(img: GrayImage, ctm: Matrix): InkMap | undefined {
   }
   const map = pixelMap(ctm, w, h);
   if (!map) return undefined;
-  return { width: w, height: h, sat, ink, gray: data, total, paper, dark, map };
+  return { width: w, height: h, sat, ink, gray: data, total, paper, dark, stretch, map };
 }
 
 /** The page-to-pixel map of a w × h image painted by `ctm` (unit square → page); undefined when ctm is singular. */
