@@ -245,7 +245,7 @@ function inkMapOf(w: number, h: number, ink: (col: number, row: number) => numbe
   }
   // luminance: paper (230) less the ink
   const gray = data.map((v) => Math.max(0, 230 - v));
-  return { width: w, height: h, sat, ink: data, gray, total, paper: 230, dark, map: [1, 0, 0, 0, -1, h] };
+  return { width: w, height: h, sat, ink: data, gray, total, paper: 230, dark, stretch: 1, map: [1, 0, 0, 0, -1, h] };
 }
 
 /** the ink of a map's samples where `at(col, row)` holds */
