@@ -416,6 +416,16 @@ test('faint print is ink: a line dropped from a faint scan counts as one dropped
     assert.ok(Math.abs(dropped.textInkMissed - 1 / 3) < 0.05, `stretch ${m.stretch}: ${JSON.stringify(dropped)}`);
     assert.equal(dropped.stretch, m.stretch);
   }
+  // a filled shape's samples are solid by the page's ink range, which is stretched as its ink is: faint lines darker
+  // than the layer's one line (rows 5-6) are dropped print, not filled shapes (unstretched, the range made nearly every
+  // stretched sample solid, and the dropped lines counted as nothing)
+  const data = new Uint8Array(W * H).fill(250);
+  for (const l of [5, 10, 15])
+    for (const r of [l, l + 1])
+      for (let c = 5; c < 35; c++)
+        data[r * W + c] = 250 - Math.round(12 * (c % 6 === 5 ? 0.25 : (l === 5 ? 0.4 : 0.6) + 0.1 * ((c * 7 + r * 3) % 5)));
+  const darker = inkCoverage(inkMap({ width: W, height: H, data }, [W, 0, 0, H, 0, 0])!, lines([5]));
+  assert.ok(darker.textInkMissed > 0.6, JSON.stringify(darker));
   // a blank page's grain (within 2 levels) is no ink at all: no map, so nothing is known missing
   assert.equal(scan(0, 2), undefined);
 });

@@ -1446,7 +1446,8 @@ function textLikeMissed(m: InkMap, mask: Uint8Array, density: number, lineH: num
   const rows = new Float64Array(h);
   const cols = new Float64Array(w);
   let total = 0;
-  const solidInk = Math.max(SOLID_INK * (m.paper - m.dark), textSolid);
+  // (the page's range in ink weights: stretched as its ink is on faint print)
+  const solidInk = Math.max(SOLID_INK * (m.paper - m.dark) * m.stretch, textSolid);
   for (let start = 0; start < ink.length; start++) {
     if (seen[start] || mask[start] || ink[start] < BLOB_INK) continue;
     let sp = 0;
