@@ -354,6 +354,8 @@ function main(): number {
     const jpg = join(work, `${name}.jpg`);
     // what Tesseract reads: the stored JPEG, or (--store-like-dev) the degraded page at the OCR resolution
     let ocrInput = jpg;
+    // --store-like-dev: the page Tesseract reads (as the PGM on disk holds it) and the page the PDF stores, in memory
+    let ocrImage: Grey | undefined;
     let stored: Grey | undefined;
     if (likeDev) {
       let img: Grey = readPgm(pgm);
@@ -367,6 +369,7 @@ function main(): number {
         img = readPgm(pgm);
       }
       ocrInput = pgm;
+      ocrImage = img;
       stored = shrinkGrey(img, storeDpi / dpi);
       const storedPgm = join(work, `${name}.store.pgm`);
       writePgm(storedPgm, stored);
@@ -377,7 +380,7 @@ function main(): number {
     if (renderer === 'hocr') {
       execFileSync('tesseract', [ocrInput, join(work, name), '--dpi', `${dpi}`, '-l', lang, '--psm', '3', 'hocr'], { stdio: 'ignore' });
       const lines = hocrLines(parseHocr(readFileSync(join(work, `${name}.hocr`), 'utf8')).lines, dpi);
-      const img = readPgm(pgm);
+      const img = ocrImage ?? readPgm(pgm);
       const kept = stored ?? img;
       const g = 72 / dpi;
       writeFileSync(
