@@ -24,7 +24,8 @@
  *   the boxes), `boxesOnInk` (share of word boxes with ink in them), `faintPrint` (on a scan of faint print, the
  *   factor its darkness was stretched by: ink.ts FAINT); where the scan is read at letter scale,
  *   `letterShapes` (shape.ts: do the words' ascenders and descenders sit where the scan has them; `ascenders`,
- *   `descenders` apart) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
+ *   `descenders` apart), `leadersMissed` (leaders.ts: the share of the page's characters in leader dots between a
+ *   line's words that the layer lacks; shown, not scored, see leaderSignals) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
  *   band to agree with);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  * - route: `layerTooSmall` (true on an `ocr` page: its hidden text is too small to route as an OCR layer, and re-OCR
@@ -69,6 +70,7 @@ import {
 import { LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 import { emWidth } from './widths';
+import { type Gap, lineGaps, missedLeaders } from './leaders';
 
 export { decodeJpegDc, decodeJpegGray } from './jpeg';
 export { languageEvidence } from './language';
@@ -466,6 +468,7 @@ function scoreWith(
       signals.capitals = r3(sh.capitals);
     }
   }
+  if (whole && !('note' in whole)) leaderSignals(input, runs, whole, signals);
   contextSignals(input, signals);
   const v = x.values;
   const {
@@ -1062,6 +1065,8 @@ interface Whole {
   image: GrayImage;
   means: GrayImage;
   map: PixelMap;
+  /** the wide gaps between the words of the layer's lines (leaders.ts), decoded whole with the words */
+  gaps: Gap[];
   release: () => void;
 }
 
@@ -1072,8 +1077,9 @@ interface Whole {
 function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined, maxPixels: number): Whole | { note: string } {
   if (!(scan.width > 0 && scan.height > 0) || scan.width * scan.height > maxPixels)
     return { note: 'the scan image is too large to read at letter scale' };
-  const { scale, blocks } = shapePlan(runs, scan);
-  if (scan.pixels) return wholeOfPixels(scan, scan.pixels, scale, budget);
+  const gaps = lineGaps(runs);
+  const { scale, blocks } = shapePlan(runs, scan, gaps);
+  if (scan.pixels) return wholeOfPixels(scan, scan.pixels, scale, budget, gaps);
   // the image (at that scale), its block means and mask, and the entropy-coded data read in place (the letter shapes
   // read the image as it is: a line's row profile and its words' columns, nothing of the image's size)
   const bytes =
@@ -1089,11 +1095,11 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
     release();
     return { note: !dec.ok ? `scan image not read at letter scale: ${dec.error} (${dec.message})` : 'the scan image is painted flat' };
   }
-  return { image: dec.image, means: dec.means, map, release };
+  return { image: dec.image, means: dec.means, map, gaps, release };
 }
 
 /** readWhole for a scan decoded already: the image at the letter shapes' scale and its block means, charged alike. */
-function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, budget: Budget | undefined): Whole | { note: string } {
+function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, budget: Budget | undefined, gaps: Gap[]): Whole | { note: string } {
   // the scales are the full image's: pixels read reduced already are reduced the rest of the way (or not at all, when
   // they are coarser than the letter shapes asked for)
   const reduced = scan.reduced ?? 1;
@@ -1110,7 +1116,26 @@ function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, b
     budget?.release(bytes);
     return { note: 'the scan image is painted flat' };
   }
-  return { image, means: reduceScan(pixels, m), map, release: () => budget?.release(bytes) };
+  return { image, means: reduceScan(pixels, m), map, gaps, release: () => budget?.release(bytes) };
+}
+
+/**
+ * The leader dots the layer lacks (leaders.ts) into `signals.leadersMissed`: their characters' share of the page's (the
+ * layer's characters and spaces and theirs), and where they are into the layer's missing text when asked for. Shown,
+ * not scored (docs/layer-quality-notes.md: in the estimate's missing share they moved the stand-ins' figures up but
+ * the dev split's Spearman down by 0.0004, under its ratchet).
+ */
+function leaderSignals(input: LayerQualityInput, runs: GlyphRun[], whole: Whole, signals: LayerQuality['signals']): void {
+  if (whole.gaps.length === 0) return;
+  const lead = missedLeaders(whole.image, whole.map, whole.gaps, () => input.budget?.outOfTime('decode') ?? false);
+  if (lead.chars === 0) return;
+  let chars = 0;
+  for (const r of runs) chars += r.chars + 1;
+  signals.leadersMissed = r3(lead.chars / (chars + lead.chars));
+  if (input.missingText) {
+    const have = input.layer.missingText ?? [];
+    input.layer.missingText = have.concat(lead.rects.slice(0, Math.max(0, MAX_MISSING_REGIONS - have.length)));
+  }
 }
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
@@ -1129,7 +1154,7 @@ const SHAPE_LINE_PX = 16;
  * letterShapes reads: those under the boxes, widened up and down as it widens a line. Scale 1 and no mask when the
  * scan is painted flat.
  */
-function shapePlan(runs: GlyphRun[], scan: ScanInput): { scale: 1 | 2 | 4; blocks?: BlockMask } {
+function shapePlan(runs: GlyphRun[], scan: ScanInput, gaps: readonly Gap[] = []): { scale: 1 | 2 | 4; blocks?: BlockMask } {
   const map = pixelMap(scan.ctm, scan.width, scan.height);
   if (!map) return { scale: 1 };
   const columns = Math.ceil(scan.width / 8);
@@ -1147,6 +1172,16 @@ function shapePlan(runs: GlyphRun[], scan: ScanInput): { scale: 1 | 2 | 4; block
     const b1 = Math.min(rows - 1, Math.floor((px[3] + pad) / 8));
     const a0 = Math.max(0, Math.floor(px[0] / 8) - 1);
     const a1 = Math.min(columns - 1, Math.floor(px[2] / 8) + 1);
+    for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
+  }
+  // the gaps between a line's words, from the baseline's dots to the x-height above them (leaders.ts)
+  for (const g of gaps) {
+    const px = toPixelRect(map, scan.width, scan.height, [g.x0, g.y - 0.2 * g.size, g.x1, g.y + 0.8 * g.size]);
+    if (!px) continue;
+    const b0 = Math.floor(px[1] / 8);
+    const b1 = Math.min(rows - 1, Math.floor(px[3] / 8));
+    const a0 = Math.floor(px[0] / 8);
+    const a1 = Math.min(columns - 1, Math.floor(px[2] / 8));
     for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
   }
   const h = n ? median(hs.subarray(0, n)) : 0;

@@ -118,6 +118,38 @@ class Correlation {
   }
 }
 
+/**
+ * The ink level of a scan: darkness below `level` is ink (the paper's level, the 75th percentile: a text page is mostly
+ * paper, less MARGIN); `dark`, its print's dark end (the darkest tenth of the ink: a page of a few lines has too little
+ * ink for a percentile of all its pixels). A third of the pixels, every third in memory order, is sample enough.
+ */
+export function inkLevel(img: GrayImage): { level: number; dark: number } {
+  const { data } = img;
+  const hist = new Uint32Array(256);
+  let sampled = 0;
+  for (let i = 0; i < data.length; i += 3, sampled++) hist[data[i]]++;
+  let paper = 255;
+  for (let v = 0, acc = 0; v < 256; v++) {
+    acc += hist[v];
+    if (acc >= 0.75 * sampled) {
+      paper = v;
+      break;
+    }
+  }
+  const level = paper - MARGIN;
+  let ink = 0;
+  for (let v = 0; v < level; v++) ink += hist[v];
+  let dark = level;
+  for (let v = 0, acc = 0; v < level; v++) {
+    acc += hist[v];
+    if (acc >= 0.1 * ink) {
+      dark = v;
+      break;
+    }
+  }
+  return { level, dark };
+}
+
 /** a line is read this many of its boxes' heights above and below them (its ascenders and descenders may reach out) */
 export const LINE_PAD = 0.5;
 
@@ -147,20 +179,7 @@ export function letterShapes(
   outOfTime: () => boolean = () => false,
 ): LetterShapes | string {
   const { width: w, height: h, data } = img;
-  // ink: darkness below the paper level (the 75th percentile: a text page is mostly paper) less a margin
-  // (a third of the pixels, every third in memory order, is sample enough for a percentile)
-  const hist = new Uint32Array(256);
-  let sampled = 0;
-  for (let i = 0; i < data.length; i += 3, sampled++) hist[data[i]]++;
-  let paper = 255;
-  for (let v = 0, acc = 0; v < 256; v++) {
-    acc += hist[v];
-    if (acc >= 0.75 * sampled) {
-      paper = v;
-      break;
-    }
-  }
-  const level = paper - MARGIN;
+  const { level } = inkLevel(img);
   // lines: the word boxes on the same pixel rows (to 2 pixels)
   const lines = new Map<number, { run: GlyphRun; px: [number, number, number, number] }[]>();
   let words = 0;
