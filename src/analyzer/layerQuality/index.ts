@@ -25,8 +25,8 @@
  *   factor its darkness was stretched by: ink.ts FAINT); where the scan is read at letter scale,
  *   `letterShapes` (shape.ts: do the words' ascenders and descenders sit where the scan has them; `ascenders`,
  *   `descenders` apart), `leadersMissed` (leaders.ts: the share of the page's characters in leader dots between a
- *   line's words that the layer lacks; shown, not scored, see leaderSignals) and `capitals` (the share of capitals among the letters it judged: capitals have no x-height
- *   band to agree with);
+ *   line's words that the layer lacks; shown, not scored, see leaderSignals) and `capitals` (the share of capitals
+ *   among the letters it judged: capitals have no x-height band to agree with);
  * - producer (context only, never in the score): `font` (the layer's main font, e.g. GlyphLessFont).
  * - route: `layerTooSmall` (true on an `ocr` page: its hidden text is too small to route as an OCR layer, and re-OCR
  *   is advised whatever the rest says).
