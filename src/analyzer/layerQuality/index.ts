@@ -67,7 +67,7 @@ import {
   wordCounts,
   wordLikelihood,
 } from './language';
-import { LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
+import { inkLevel, LINE_PAD as SHAPE_PAD, letterShapes, type LetterShapes, type PixelMap, pixelRect as toPixelRect } from './shape';
 import { type DecodedScan, isBilevel, reduceScan } from './pixels';
 import { emWidth } from './widths';
 import { type Gap, lineGaps, missedLeaders } from './leaders';
@@ -1063,6 +1063,8 @@ const COVERAGE_SCRATCH_BYTES = 10;
 /** the scan decoded whole (at the letter shapes' scale), with its block means, charged to the budget until released */
 interface Whole {
   image: GrayImage;
+  /** the image's ink level (shape.ts inkLevel), read once for the letter shapes and the leader dots */
+  ink: { level: number; dark: number };
   means: GrayImage;
   map: PixelMap;
   /** the wide gaps between the words of the layer's lines (leaders.ts), decoded whole with the words */
@@ -1095,7 +1097,7 @@ function readWhole(runs: GlyphRun[], scan: ScanInput, budget: Budget | undefined
     release();
     return { note: !dec.ok ? `scan image not read at letter scale: ${dec.error} (${dec.message})` : 'the scan image is painted flat' };
   }
-  return { image: dec.image, means: dec.means, map, gaps, release };
+  return { image: dec.image, ink: inkLevel(dec.image), means: dec.means, map, gaps, release };
 }
 
 /** readWhole for a scan decoded already: the image at the letter shapes' scale and its block means, charged alike. */
@@ -1116,7 +1118,7 @@ function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, b
     budget?.release(bytes);
     return { note: 'the scan image is painted flat' };
   }
-  return { image, means: reduceScan(pixels, m), map, gaps, release: () => budget?.release(bytes) };
+  return { image, ink: inkLevel(image), means: reduceScan(pixels, m), map, gaps, release: () => budget?.release(bytes) };
 }
 
 /**
@@ -1127,7 +1129,7 @@ function wholeOfPixels(scan: ScanInput, pixels: DecodedScan, scale: 1 | 2 | 4, b
  */
 function leaderSignals(input: LayerQualityInput, runs: GlyphRun[], whole: Whole, signals: LayerQuality['signals']): void {
   if (whole.gaps.length === 0) return;
-  const lead = missedLeaders(whole.image, whole.map, whole.gaps, () => input.budget?.outOfTime('decode') ?? false);
+  const lead = missedLeaders(whole.image, whole.map, whole.gaps, () => input.budget?.outOfTime('decode') ?? false, whole.ink);
   if (lead.chars === 0) return;
   let chars = 0;
   for (const r of runs) chars += r.chars + 1;
@@ -1140,7 +1142,7 @@ function leaderSignals(input: LayerQualityInput, runs: GlyphRun[], whole: Whole,
 
 /** The letter shapes (shape.ts) of the runs on the scan decoded whole, or a note saying why there are none. */
 function shapeSignals(runs: GlyphRun[], whole: Whole, outOfTime: () => boolean): LetterShapes | { note: string } {
-  const sh = letterShapes(whole.image, whole.map, runs, outOfTime);
+  const sh = letterShapes(whole.image, whole.map, runs, outOfTime, whole.ink);
   return typeof sh === 'string' ? { note: `no letter shapes: ${sh}` } : sh;
 }
 

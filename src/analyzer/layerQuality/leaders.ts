@@ -94,13 +94,20 @@ const MAX_RECTS = 32;
 
 /**
  * The leader dots in a layer's line gaps (lineGaps) on the scan (`img`, placed by `map`; upright: an image painted
- * turned gives none). `outOfTime` is asked once per gap.
+ * turned gives none), whose ink level is `ink` (shape.ts inkLevel: the letter shapes' too, read once for both).
+ * `outOfTime` is asked once per gap.
  */
-export function missedLeaders(img: GrayImage, map: PixelMap, gaps: readonly Gap[], outOfTime: () => boolean = () => false): Leaders {
+export function missedLeaders(
+  img: GrayImage,
+  map: PixelMap,
+  gaps: readonly Gap[],
+  outOfTime: () => boolean = () => false,
+  ink: { level: number; dark: number } = inkLevel(img),
+): Leaders {
   const out: Leaders = { dots: 0, chars: 0, rects: [] };
   if (Math.abs(map[1]) > Math.abs(map[0]) || gaps.length === 0) return out;
   const { width: w, height: h, data } = img;
-  const { level, dark } = inkLevel(img);
+  const { level, dark } = ink;
   const range = level - dark;
   if (!(range > 0)) return out;
   let reads = 0;

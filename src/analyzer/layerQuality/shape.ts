@@ -177,9 +177,9 @@ export function letterShapes(
   map: PixelMap,
   runs: readonly GlyphRun[],
   outOfTime: () => boolean = () => false,
+  { level } = inkLevel(img),
 ): LetterShapes | string {
   const { width: w, height: h, data } = img;
-  const { level } = inkLevel(img);
   // lines: the word boxes on the same pixel rows (to 2 pixels)
   const lines = new Map<number, { run: GlyphRun; px: [number, number, number, number] }[]>();
   let words = 0;
