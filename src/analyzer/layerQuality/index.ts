@@ -1156,12 +1156,20 @@ const SHAPE_LINE_PX = 16;
  * letterShapes reads: those under the boxes, widened up and down as it widens a line. Scale 1 and no mask when the
  * scan is painted flat.
  */
-function shapePlan(runs: GlyphRun[], scan: ScanInput, gaps: readonly Gap[] = []): { scale: 1 | 2 | 4; blocks?: BlockMask } {
+function shapePlan(runs: GlyphRun[], scan: ScanInput, gaps: readonly Gap[]): { scale: 1 | 2 | 4; blocks?: BlockMask } {
   const map = pixelMap(scan.ctm, scan.width, scan.height);
   if (!map) return { scale: 1 };
   const columns = Math.ceil(scan.width / 8);
   const rows = Math.ceil(scan.height / 8);
   const want = new Uint8Array(columns * rows);
+  // the blocks a pixel rectangle [x0, y0, x1, y1] touches (clipped to the image's)
+  const mark = (x0: number, y0: number, x1: number, y1: number) => {
+    const b0 = Math.max(0, Math.floor(y0 / 8));
+    const b1 = Math.min(rows - 1, Math.floor(y1 / 8));
+    const a0 = Math.max(0, Math.floor(x0 / 8));
+    const a1 = Math.min(columns - 1, Math.floor(x1 / 8));
+    for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
+  };
   const cap = Math.min(runs.length, SPREAD_WORDS);
   const hs = medianScratch(cap);
   let n = 0;
@@ -1169,22 +1177,14 @@ function shapePlan(runs: GlyphRun[], scan: ScanInput, gaps: readonly Gap[] = [])
     const px = toPixelRect(map, scan.width, scan.height, r.rect);
     if (!px) continue;
     if (n < cap && r.chars >= 2) hs[n++] = px[3] - px[1];
+    // a block more each side, the line's padding up and down
     const pad = SHAPE_PAD * (px[3] - px[1]) + 2;
-    const b0 = Math.max(0, Math.floor((px[1] - pad) / 8));
-    const b1 = Math.min(rows - 1, Math.floor((px[3] + pad) / 8));
-    const a0 = Math.max(0, Math.floor(px[0] / 8) - 1);
-    const a1 = Math.min(columns - 1, Math.floor(px[2] / 8) + 1);
-    for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
+    mark(px[0] - 8, px[1] - pad, px[2] + 8, px[3] + pad);
   }
   // the gaps between a line's words, from the baseline's dots to the x-height above them (leaders.ts)
   for (const g of gaps) {
     const px = toPixelRect(map, scan.width, scan.height, [g.x0, g.y - 0.2 * g.size, g.x1, g.y + 0.8 * g.size]);
-    if (!px) continue;
-    const b0 = Math.floor(px[1] / 8);
-    const b1 = Math.min(rows - 1, Math.floor(px[3] / 8));
-    const a0 = Math.floor(px[0] / 8);
-    const a1 = Math.min(columns - 1, Math.floor(px[2] / 8));
-    for (let by = b0; by <= b1; by++) want.fill(1, by * columns + a0, by * columns + a1 + 1);
+    if (px) mark(px[0], px[1], px[2], px[3]);
   }
   const h = n ? median(hs.subarray(0, n)) : 0;
   return { scale: h >= 4 * SHAPE_LINE_PX ? 4 : h >= 2 * SHAPE_LINE_PX ? 2 : 1, blocks: { columns, rows, want } };

@@ -141,7 +141,8 @@ function localPaper(data: Uint8Array, w: number, h: number, paper: number): Uint
   return out;
 }
 
-function percentile(hist: Uint32Array, n: number, q: number): number {
+/** the least value v of a histogram of n samples with at least q·n samples at or below it (255 when none) */
+export function percentile(hist: Uint32Array, n: number, q: number): number {
   const target = q * n;
   let acc = 0;
   for (let v = 0; v < 256; v++) {

@@ -12,6 +12,7 @@
  */
 import type { GlyphRun } from '../types';
 import type { GrayImage } from './jpeg';
+import { percentile } from './ink';
 import { emWidth } from './widths';
 
 /** the page-to-pixel map of an image: col = a·x + b·y + c, row = d·x + e·y + f */
@@ -128,26 +129,11 @@ export function inkLevel(img: GrayImage): { level: number; dark: number } {
   const hist = new Uint32Array(256);
   let sampled = 0;
   for (let i = 0; i < data.length; i += 3, sampled++) hist[data[i]]++;
-  let paper = 255;
-  for (let v = 0, acc = 0; v < 256; v++) {
-    acc += hist[v];
-    if (acc >= 0.75 * sampled) {
-      paper = v;
-      break;
-    }
-  }
-  const level = paper - MARGIN;
+  const level = percentile(hist, sampled, 0.75) - MARGIN;
   let ink = 0;
   for (let v = 0; v < level; v++) ink += hist[v];
-  let dark = level;
-  for (let v = 0, acc = 0; v < level; v++) {
-    acc += hist[v];
-    if (acc >= 0.1 * ink) {
-      dark = v;
-      break;
-    }
-  }
-  return { level, dark };
+  // (no ink: no range, level − dark ≤ 0)
+  return { level, dark: ink > 0 ? percentile(hist, ink, 0.1) : level };
 }
 
 /** a line is read this many of its boxes' heights above and below them (its ascenders and descenders may reach out) */
