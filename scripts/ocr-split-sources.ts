@@ -288,6 +288,7 @@ export function manSources(script: string, work: string, want: number, next: Rnd
   const exclude = devSources().commands;
   const out: Source[] = [];
   const fontDir = cyrillicFonts(work);
+  let failed = 0;
   for (const ml of MAN_LANGS) {
     if (ml.lang === 'rus' && !fontDir) {
       console.log(`${script}: no Cyrillic font for groff (afmtodit, fonts-urw-base35): Russian manual pages left out`);
@@ -310,6 +311,7 @@ export function manSources(script: string, work: string, want: number, next: Rnd
         const bytes = execFileSync('man', ['-Tpdf', '-L', ml.locale, cmd], { env, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
         writeFileSync(pdf, bytes);
       } catch {
+        failed++;
         continue;
       }
       const n = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf], { encoding: 'utf8' }))?.[1] ?? 0);
@@ -320,6 +322,7 @@ export function manSources(script: string, work: string, want: number, next: Rnd
   }
   const docs = inTurn(out);
   console.log(`${script}: ${docs.length} manual pages typeset (${[...exclude].sort().join(', ')} left out: the dev split's)`);
+  if (docs.length === 0 && failed > 0) console.log(`${script}: \`man -Tpdf\` failed for all ${failed} pages tried`);
   return docs;
 }
 
@@ -405,10 +408,10 @@ const TOOLS: [string, string[]][] = [
 /**
  * What a build can take its pages from, or null when it must skip (it prints why, as `script: skipped (…)`): TOOLS and
  * `tools` must all be there, and the corpus (--corpus, ../shared/corpus by default; its labels.jsonl) or the manual
- * pages. Manual pages are on when groff
- * and man are there, unless --no-man; with `manNeedsLanguages`, by default only when the German, French and Russian
- * manual pages are there too (--man asks for them with whatever languages there are). --man without groff or man is
- * said and ignored.
+ * pages. Manual pages are on when groff's PDF device (gropdf) and man are there, unless --no-man; with
+ * `manNeedsLanguages`, by default only when the German, French and Russian manual pages are there too (--man asks for
+ * them with whatever languages there are). When they are off for want of a tool or a language, it says which Debian
+ * packages would turn them on; --man without groff or man is said and ignored.
  */
 export function buildSetup(
   script: string,
@@ -417,10 +420,19 @@ export function buildSetup(
   const corpus = resolve(arg('--corpus') ?? DEFAULT_CORPUS);
   const missing = [...TOOLS, ...tools].filter(([t, a]) => !have(t, a));
   const haveCorpus = existsSync(join(corpus, 'labels.jsonl'));
-  const manTools = have('groff', ['-v']) && have('man', ['--version']);
+  // `man -Tpdf` needs groff's PDF device, gropdf: Debian's groff-base has groff without it, and every page then fails
+  // to typeset (a build without manual pages, not the dev split's mix)
+  const manTools = have('gropdf', ['-v']) && have('man', ['--version']);
   const manLangs = !manNeedsLanguages || MAN_LANGS.every((l) => existsSync(l.dir)) || process.argv.includes('--man');
   const useMan = !process.argv.includes('--no-man') && manTools && manLangs;
-  if (process.argv.includes('--man') && !manTools) console.log(`${script}: --man asked for, but groff or man is missing: corpus pages only`);
+  if (process.argv.includes('--man') && !manTools)
+    console.log(`${script}: --man asked for, but groff's PDF device or man is missing (Debian: groff, man-db): corpus pages only`);
+  else if (!manTools && !process.argv.includes('--no-man'))
+    console.log(`${script}: no manual pages: groff's PDF device or man is missing (Debian: groff, man-db)`);
+  else if (manTools && !manLangs && !process.argv.includes('--no-man'))
+    console.log(
+      `${script}: no manual pages: German, French or Russian ones are missing (Debian: manpages-de, manpages-fr, manpages-ru; --man takes whatever languages there are)`,
+    );
   if (missing.length || (!haveCorpus && !useMan)) {
     console.log(
       `${script}: skipped (${missing.length ? `missing ${missing.map((m) => m[0]).join(', ')}` : `no corpus at ${corpus} and no man/groff`})`,

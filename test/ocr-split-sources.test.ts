@@ -2,12 +2,13 @@
 // normalisation and the edit distance their CER is measured with, the dev split's sources they leave out, and the
 // corpus page selection.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   blurGrey,
+  buildSetup,
   corpusSources,
   devSources,
   foreignScript,
@@ -173,4 +174,42 @@ test("the dev split's other degradations: a turn about the centre, a blur that k
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("buildSetup: groff without its PDF device (Debian's groff-base) is no manual pages, and it says what to install", () => {
+  // a PATH holding only a groff and a man that answer their version flags, as on a machine with groff-base and man-db:
+  // `man -Tpdf` would fail on every page, so the build must not count on manual pages, and must say why
+  const dir = mkdtempSync(join(tmpdir(), 'pdd-man-'));
+  for (const tool of ['groff', 'man']) {
+    writeFileSync(join(dir, tool), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dir, tool), 0o755);
+  }
+  const path = process.env.PATH;
+  const log = console.log;
+  const said: string[] = [];
+  process.env.PATH = dir;
+  console.log = (...a: unknown[]) => void said.push(a.join(' '));
+  try {
+    assert.equal(buildSetup('t'), null);
+    writeFileSync(join(dir, 'gropdf'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dir, 'gropdf'), 0o755);
+    said.push('--- with gropdf');
+    assert.equal(buildSetup('t'), null);
+  } finally {
+    process.env.PATH = path;
+    console.log = log;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const before = said.slice(0, said.indexOf('--- with gropdf'));
+  const after = said.slice(said.indexOf('--- with gropdf') + 1);
+  assert.ok(
+    before.some((l) => /no manual pages: groff's PDF device or man is missing \(Debian: groff, man-db\)/.test(l)),
+    before.join('\n'),
+  );
+  // the other tools are missing too: skipped, saying which
+  assert.ok(
+    before.some((l) => /^t: skipped \(missing pdftoppm/.test(l)),
+    before.join('\n'),
+  );
+  assert.ok(!after.some((l) => /no manual pages/.test(l)), after.join('\n'));
 });
