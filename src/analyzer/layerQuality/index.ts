@@ -63,6 +63,8 @@ import {
   languagesFor,
   MAX_CHARS,
   NONWORD_BITS,
+  type ShiftedAlphabet,
+  shiftedAlphabet,
   wordBitsIn,
   wordCounts,
   wordLikelihood,
@@ -204,6 +206,8 @@ export interface EstimateInput {
   boxesOnInk?: number;
   /** where the scan could be read: true when its print is faint (its ink stretched, ink.ts FAINT) */
   faintPrint?: boolean;
+  /** the share of the text's characters a shifted alphabet moved (language.ts shiftedAlphabet), when it is shifted */
+  shiftedShare?: number;
 }
 
 /**
@@ -223,7 +227,8 @@ export function estimateError(s: EstimateInput): {
   // the text alone bounds the error from below: words that read like no language of the page beyond the share a usable
   // page has are wrong words, whatever their boxes say; boxes that fit well must not hide them
   const clean = shapes === undefined ? NONWORD_CLEAN.textOnly : NONWORD_CLEAN.withShapes;
-  const e0 = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean, unlikeScanError(s)));
+  // a shifted alphabet: each letter of a shifted word is a wrong character, however the rest reads
+  const e0 = Math.min(1.5, Math.max(0, Math.exp(z) - 0.01, s.nonWords - clean, unlikeScanError(s), s.shiftedShare ?? 0));
   // the boxes' tails: letters beyond what a box holds were added, box beyond a word's letters is text the layer lacks
   const e = Math.min(1.5, e0 + BOX_FIT.overflow * (s.boxOverflow ?? 0));
   const missing = Math.min(MISSING.max, missingShare(s.textInkMissed) + BOX_FIT.slack * (s.boxSlack ?? 0));
@@ -486,6 +491,7 @@ function scoreWith(
     capitals: typeof signals.capitals === 'number' ? signals.capitals : undefined,
     boxesOnInk: typeof signals.boxesOnInk === 'number' ? signals.boxesOnInk : undefined,
     faintPrint: typeof signals.faintPrint === 'number',
+    shiftedShare: x.shifted?.share,
   });
   signals.estimatedCer = r3(cer);
   signals.textError = r3(textError);
@@ -604,7 +610,16 @@ interface TextSignals {
   /** the page's two likeliest languages */
   language: Language;
   second: Language;
+  /** the text reads as a language only shifted back along its alphabet (language.ts shiftedAlphabet) */
+  shifted?: ShiftedAlphabet;
 }
+
+/**
+ * The share of non-words from which a page's text is read for a shifted alphabet: a shifted text's words read like no
+ * language (the dev split's Caesar-shifted layers: 0.60–0.82), a right one's mostly do (good pages up to 0.12), and
+ * the 25 or 31 shifts' reading is then spent on few pages.
+ */
+export const SHIFT_NONWORDS = 0.3;
 
 /** The signals object shown for a page, opened with the text's signals (rounded) in a fixed order. */
 function shownSignals(x: TextSignals): LayerQuality['signals'] {
@@ -626,6 +641,7 @@ function shownSignals(x: TextSignals): LayerQuality['signals'] {
     boxOverflow: r3(v.boxOverflow),
     nonWords: r3(v.nonWords),
     unmodeled: r3(v.unmodeled),
+    ...(x.shifted ? { shift: x.shifted.shift, shiftedShare: r3(x.shifted.share) } : {}),
   };
 }
 
@@ -664,7 +680,8 @@ function textSignals(text: string, runs: GlyphRun[]): TextSignals {
     letters: lang.letters,
     words: lang.words,
   };
-  return { values, language: lang.language, second: lang.second };
+  const shifted = values.nonWords >= SHIFT_NONWORDS ? shiftedAlphabet(text) : undefined;
+  return { values, language: lang.language, second: lang.second, ...(shifted ? { shifted } : {}) };
 }
 
 /** the text's shares read character by character (charSignals) */

@@ -645,3 +645,119 @@ export function wordLikelihood(text: string, a: Language, b: Language): number |
   if (!Number.isFinite(bits)) return undefined;
   return Math.round(100 / (1 + Math.exp(2 * (bits - WORD_BITS)))) / 100;
 }
+
+/** characters a shifted alphabet is looked for in (the first ones: a sample enough for the shift and the share) */
+const SHIFT_CHARS = 2000;
+/**
+ * A text counts as shifted when a shift back saves this many bits a character under the core models and reads at most
+ * SHIFT_READS bits a character then: the dev split's Caesar-shifted layers read 6.0–7.4 as they are and 3.3–3.9
+ * shifted back, a page of "aaaa…" with a few letters changed 6.4 and 5.0 (a run of one letter reads a little better
+ * as another's, but as no language either way)
+ */
+export const SHIFT_GAIN = 1.5;
+export const SHIFT_READS = 4.5;
+/** bits per letter a word must save, shifted back, to count as one of the shifted words */
+const SHIFT_WORD_GAIN = 1;
+
+/** the letters `text` is written in most: the 26 of Latin's basic alphabet or the 32 of Russian's (ё apart) */
+function alphabetOf(text: string): { lower: number; upper: number; size: number } {
+  let latin = 0;
+  let cyrillic = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) latin++;
+    else if (text.charCodeAt(i) >= 0x410 && text.charCodeAt(i) <= 0x44f) cyrillic++;
+  }
+  return cyrillic > latin ? { lower: 0x430, upper: 0x410, size: 32 } : { lower: 0x61, upper: 0x41, size: 26 };
+}
+
+/** `text` with each letter of the alphabet moved `by` places along it (wrapping), case kept, other characters as they are */
+function rotate(text: string, by: number, a: { lower: number; upper: number; size: number }): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const base = c >= a.lower && c < a.lower + a.size ? a.lower : c >= a.upper && c < a.upper + a.size ? a.upper : -1;
+    out += base < 0 ? text[i] : String.fromCharCode(base + ((c - base + by) % a.size));
+  }
+  return out;
+}
+
+/** the lowest bits per character of `text` under a core model, and that model's index */
+function coreBits(text: string): { bits: number; li: number } {
+  const n = modelIds(text);
+  let bits = Infinity;
+  let li = 0;
+  if (n < 4) return { bits: NaN, li };
+  for (let l = 0; l < CORE; l++) {
+    if (costScratch[l].length < n) costScratch[l] = new Float64Array(n);
+    const b = costsInto(modelList![l]!, idScratch, costScratch[l], 0, n) / Math.max(1, n - 2);
+    if (b < bits) {
+      bits = b;
+      li = l;
+    }
+  }
+  return { bits, li };
+}
+
+/** a text written in a shifted alphabet: the shift that reads it back and the share of its characters it moved */
+export interface ShiftedAlphabet {
+  /** places each letter stands past the one meant (1 … alphabet size − 1) */
+  shift: number;
+  /**
+   * the share of the text's characters (white space runs counted once) that are letters of words that read as words
+   * only shifted back: each of them a wrong character
+   */
+  share: number;
+}
+
+/**
+ * Whether `text` reads as a language only with its letters shifted back along the alphabet (a Caesar cipher: a font
+ * whose codes are offset, a layer written through the wrong code page): every shift of the first SHIFT_CHARS
+ * characters is read under the core models, and the best must save SHIFT_GAIN bits a character over the text as it is
+ * and read like a language (SHIFT_READS).
+ * The share counts the words that, shifted back, cost SHIFT_WORD_GAIN bits a letter less (a layer shifted in part
+ * leaves its other words right). Undefined when no shift reads better.
+ */
+export function shiftedAlphabet(text: string): ShiftedAlphabet | undefined {
+  load();
+  const sample = text.length > SHIFT_CHARS ? text.slice(0, SHIFT_CHARS) : text;
+  const a = alphabetOf(sample);
+  const as = coreBits(sample);
+  if (!(as.bits > 0)) return undefined;
+  let best = { bits: as.bits, li: as.li, by: 0 };
+  for (let by = 1; by < a.size; by++) {
+    const b = coreBits(rotate(sample, by, a));
+    if (b.bits < best.bits) best = { bits: b.bits, li: b.li, by };
+  }
+  if (best.by === 0 || best.bits > as.bits - SHIFT_GAIN || best.bits > SHIFT_READS) return undefined;
+  // the words that read better shifted back, judged under the language that reads the shifted-back text best
+  const lang = LANGUAGES[best.li];
+  const back = rotate(sample, best.by, a);
+  let moved = 0;
+  let chars = 0;
+  let i = 0;
+  const n = sample.length;
+  while (i < n) {
+    const c = sample.charCodeAt(i);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      chars++;
+      while (i < n && (sample.charCodeAt(i) === 0x20 || (sample.charCodeAt(i) >= 0x09 && sample.charCodeAt(i) <= 0x0d))) i++;
+      continue;
+    }
+    let j = i;
+    while (j < n && !(sample.charCodeAt(j) === 0x20 || (sample.charCodeAt(j) >= 0x09 && sample.charCodeAt(j) <= 0x0d))) j++;
+    chars += j - i;
+    let letters = 0;
+    for (let k = i; k < j; k++) {
+      const ch = sample.charCodeAt(k);
+      if ((ch >= a.lower && ch < a.lower + a.size) || (ch >= a.upper && ch < a.upper + a.size)) letters++;
+    }
+    if (letters >= 2) {
+      const before = wordBitsIn(sample, i, j, lang, lang);
+      const after = wordBitsIn(back, i, j, lang, lang);
+      if (after + SHIFT_WORD_GAIN < before) moved += letters;
+    }
+    i = j;
+  }
+  return { shift: (a.size - best.by) % a.size, share: chars ? moved / chars : 0 };
+}
