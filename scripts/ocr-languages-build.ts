@@ -14,8 +14,9 @@
  * From each language's manual pages (sorted by name) every seventh is taken from the K-th on, counting from 1 (K = 5
  * by default; the thresholds of language.ts were set on pages of K = 3), up to N (2) whose first page holds 600
  * characters or more.
- * Needs man and groff (with its PDF device, gropdf), poppler-utils (pdftoppm, pdftotext), ImageMagick (convert), tesseract with the languages'
- * traineddata and rus (tesseract-ocr-pol, …), and the manpages-xx packages; it says what is missing. Not run in CI.
+ * Needs man and groff with its PDF device (gropdf: Debian's groff, not groff-base alone), poppler-utils (pdftoppm,
+ * pdftotext), ImageMagick (convert), tesseract with the languages' traineddata and rus (tesseract-ocr-pol, …), and the
+ * manpages-xx packages; it says what is missing. Not run in CI.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';

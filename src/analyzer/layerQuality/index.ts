@@ -616,7 +616,7 @@ interface TextSignals {
 
 /**
  * The share of non-words from which a page's text is read for a shifted alphabet: a shifted text's words read like no
- * language (the dev split's Caesar-shifted layers: 0.60–0.82), a right one's mostly do (good pages up to 0.12), and
+ * language (the dev split's Caesar-shifted layers: 0.70–0.82), a right one's mostly do (good pages up to 0.12), and
  * the 25 or 31 shifts' reading is then spent on few pages.
  */
 export const SHIFT_NONWORDS = 0.3;

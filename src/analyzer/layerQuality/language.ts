@@ -10,7 +10,7 @@
  * non-words advised re-OCR; garbage, whose words no model reads, stays with the core languages (each model added
  * reads some garbage words as its own).
  */
-import { DENSE_CODE_POINTS, isLetter } from './chars';
+import { ASCII_SPACE, C_SPACE, classOf, DENSE_CODE_POINTS, isLetter } from './chars';
 import { TRIGRAMS } from './model';
 
 export const LANGUAGES = [
@@ -682,6 +682,11 @@ function rotate(text: string, by: number, a: { lower: number; upper: number; siz
   return out;
 }
 
+/** white space, as chars.ts classes it (a word of the sample ends there) */
+function isSpace(c: number): boolean {
+  return c < 128 ? ASCII_SPACE[c] === 1 : (classOf(c) & C_SPACE) !== 0;
+}
+
 /** the lowest bits per character of `text` under a core model, and that model's index */
 function coreBits(text: string): { bits: number; li: number } {
   const n = modelIds(text);
@@ -722,14 +727,14 @@ export function shiftedAlphabet(text: string): ShiftedAlphabet | undefined {
   load();
   const sample = text.length > SHIFT_CHARS ? text.slice(0, SHIFT_CHARS) : text;
   const a = alphabetOf(sample);
-  const as = coreBits(sample);
-  if (!(as.bits > 0)) return undefined;
-  let best = { bits: as.bits, li: as.li, by: 0 };
+  const plain = coreBits(sample);
+  if (!(plain.bits > 0)) return undefined;
+  let best = { bits: plain.bits, li: plain.li, by: 0 };
   for (let by = 1; by < a.size; by++) {
     const b = coreBits(rotate(sample, by, a));
     if (b.bits < best.bits) best = { bits: b.bits, li: b.li, by };
   }
-  if (best.by === 0 || best.bits > as.bits - SHIFT_GAIN || best.bits > SHIFT_READS) return undefined;
+  if (best.by === 0 || best.bits > plain.bits - SHIFT_GAIN || best.bits > SHIFT_READS) return undefined;
   // the words that read better shifted back, judged under the language that reads the shifted-back text best
   const lang = LANGUAGES[best.li];
   const back = rotate(sample, best.by, a);
@@ -738,14 +743,14 @@ export function shiftedAlphabet(text: string): ShiftedAlphabet | undefined {
   let i = 0;
   const n = sample.length;
   while (i < n) {
-    const c = sample.charCodeAt(i);
-    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+    if (isSpace(sample.charCodeAt(i))) {
+      // a run of white space is one character, as the judge's normalisation leaves it
       chars++;
-      while (i < n && (sample.charCodeAt(i) === 0x20 || (sample.charCodeAt(i) >= 0x09 && sample.charCodeAt(i) <= 0x0d))) i++;
+      while (i < n && isSpace(sample.charCodeAt(i))) i++;
       continue;
     }
     let j = i;
-    while (j < n && !(sample.charCodeAt(j) === 0x20 || (sample.charCodeAt(j) >= 0x09 && sample.charCodeAt(j) <= 0x0d))) j++;
+    while (j < n && !isSpace(sample.charCodeAt(j))) j++;
     chars += j - i;
     let letters = 0;
     for (let k = i; k < j; k++) {
