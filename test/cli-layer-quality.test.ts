@@ -112,6 +112,14 @@ test('the table says why each page is advised re-OCR: text missing, words wrong,
   const q = (signals: Record<string, number>) => ({ score: 0.2, reocr: true, signals });
   assert.equal(reocrWhy(q({ textMissing: 0.81, textError: 0.05 })), "text missing: 81% of the page's text is not in the layer");
   assert.equal(reocrWhy(q({ textMissing: 0, textError: 1 })), 'words wrong: an estimated 100% of the characters there');
+  // a shifted alphabet (signals.shift) says how far its letters stand off; a shift that is no whole number of places
+  // along an alphabet is not said
+  assert.equal(
+    reocrWhy(q({ textMissing: 0, textError: 0.7, shift: 3 })),
+    'words wrong: an estimated 70% of the characters there, its letters shifted 3 places along the alphabet',
+  );
+  for (const shift of [0, 2.5, 40])
+    assert.equal(reocrWhy(q({ textMissing: 0, textError: 0.7, shift })), 'words wrong: an estimated 70% of the characters there');
   assert.equal(
     reocrWhy(q({ textMissing: 0.43, textError: 0.22 })),
     "text missing: 43% of the page's text is not in the layer; words wrong: an estimated 22% of the characters there",

@@ -104,6 +104,9 @@ test('a graded page: its badge in the description, the grade and the evidence in
     pageEvidenceLines(layerPage(2, score, reocr, signals)).filter((l) => l.startsWith('why:'));
   assert.deepEqual(why({ textMissing: 0.81, textError: 0.05 }), ["why: text missing (81% of the page's text is not in the layer)"]);
   assert.deepEqual(why({ textMissing: 0, textError: 1 }), ['why: words wrong (an estimated 100% of the characters there)']);
+  assert.deepEqual(why({ textMissing: 0, textError: 0.7, shift: 3 }), [
+    'why: words wrong (an estimated 70% of the characters there, its letters shifted 3 places along the alphabet)',
+  ]);
   assert.deepEqual(why({ textMissing: 0.2, textError: 0.5 }), [
     "why: words wrong (an estimated 50% of the characters there); text missing (20% of the page's text is not in the layer)",
   ]);
@@ -205,6 +208,11 @@ test('the overlay carries the score of graded pages only; the protocol keeps it 
   assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42, textMissing: 0.3 });
   assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: 2 }), { score: 0.4, reocr: true, textMissing: 1 });
   assert.deepEqual(bad({ score: 0.4, reocr: true, textMissing: null }), { score: 0.4, reocr: true });
+  // and a shifted alphabet's shift, a whole number of places along an alphabet of at most 32 letters, or nothing
+  withError.pages[0].evidence.layerQuality!.signals.shift = 3;
+  assert.deepEqual(overlayOf(withError, true).pages[0].layer, { score: 0.31, reocr: true, textError: 0.42, textMissing: 0.3, shift: 3 });
+  assert.deepEqual(bad({ score: 0.4, reocr: true, shift: 25 }), { score: 0.4, reocr: true, shift: 25 });
+  for (const shift of [0, 1.5, 32, '3', -1]) assert.deepEqual(bad({ score: 0.4, reocr: true, shift }), { score: 0.4, reocr: true }, String(shift));
   // why the scan gave no evidence (signals.image) goes along, cut to MAX_SCAN_NOTE characters; a non-string is dropped
   const blind = report([layerPage(1, 0.98, false)]);
   blind.pages[0].evidence.layerQuality!.signals.image =

@@ -34,6 +34,10 @@ test('the badge and its meaning say the grade, the score and the advice', () => 
     'OCR layer fair (page score 0.85): usable for search, worth a look (words wrong: an estimated 15% of the characters there)',
   );
   assert.equal(layerMeaning({ score: 0.98, reocr: false, textMissing: 0, textError: 0.02 }), 'OCR layer good (page score 0.98): keep');
+  assert.equal(
+    layerMeaning({ score: 0.3, reocr: true, textMissing: 0, textError: 0.7, shift: 3 }),
+    'OCR layer poor (page score 0.30): words wrong: an estimated 70% of the characters there, its letters shifted 3 places along the alphabet; re-OCR advised',
+  );
   // judged by its words alone (the scan gave no evidence): the badge and its meaning say so
   const blind = {
     score: 0.98,

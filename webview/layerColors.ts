@@ -55,7 +55,7 @@ export function layerBadgeText(layer: NonNullable<PageOverlay['layer']>): string
 export function layerMeaning(layer: NonNullable<PageOverlay['layer']>): string {
   const g = layerGrade(layer);
   const score = scoreText(layer.score);
-  const why = g === 'good' ? '' : causeOf(layer.textMissing, layer.textError).map(causeText).join('; ');
+  const why = g === 'good' ? '' : causeOf(layer.textMissing, layer.textError, layer.shift).map(causeText).join('; ');
   // without the scan's evidence the layer was judged by its words alone: text missing from it could not be seen
   let notes = layer.scanNote !== undefined ? `. Judged by its words alone (${layer.scanNote}): text the layer lacks cannot be seen` : '';
   // kept without a confident judgement: the score is capped at the cut

@@ -163,7 +163,13 @@ export function layerLines(p: PageReport): string[] {
           .map((c) =>
             c.kind === 'missing'
               ? t("text missing ({0} of the page's text is not in the layer)", percent(c.share))
-              : t('words wrong (an estimated {0} of the characters there)', percent(c.share)),
+              : c.shift === undefined
+                ? t('words wrong (an estimated {0} of the characters there)', percent(c.share))
+                : t(
+                    'words wrong (an estimated {0} of the characters there, its letters shifted {1} places along the alphabet)',
+                    percent(c.share),
+                    c.shift,
+                  ),
           )
           .join('; '),
       ),
@@ -620,6 +626,8 @@ export function overlayOf(report: DocumentReport, trustOcrLayer: boolean): Overl
       if (typeof te === 'number' && Number.isFinite(te)) o.layer.textError = te;
       const tm = q.signals.textMissing;
       if (typeof tm === 'number' && Number.isFinite(tm)) o.layer.textMissing = tm;
+      const shift = q.signals.shift;
+      if (typeof shift === 'number' && Number.isInteger(shift)) o.layer.shift = shift;
       const note = scanNote(q);
       if (note !== undefined) o.layer.scanNote = note.slice(0, MAX_SCAN_NOTE);
       const incomplete = keptIncomplete(q);

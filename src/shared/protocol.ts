@@ -104,13 +104,14 @@ export interface PageOverlay {
    * The OCR layer's score (AnalyzerOptions.layerQuality) on a graded page (an `ocr-layer` page with a score): the
    * badge's grade and the colour of the layer's runs. `textError` (signals.textError, the share of the text there
    * estimated wrong) decides whether the runs take their own word's grade instead (routes.ts wordsGraded); it and
-   * `textMissing` (signals.textMissing, the share of the page's text the layer lacks) say why (routes.ts causeOf).
+   * `textMissing` (signals.textMissing, the share of the page's text the layer lacks) say why (routes.ts causeOf), with
+   * `shift` (signals.shift: how many places along the alphabet a shifted layer's letters stand) when the layer is one.
    * `scanNote` (signals.image, at most MAX_SCAN_NOTE characters) says why the scan gave no evidence: the layer was
    * judged by its words alone, and text missing from it was seen only where its word boxes hold more than their words.
    * `incomplete` (signals.incomplete of a kept layer, routes.ts keptIncomplete, at most MAX_SCAN_NOTE characters) says
    * why the keep is no confident one.
    */
-  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; scanNote?: string; incomplete?: string };
+  layer?: { score: number; reocr: boolean; textError?: number; textMissing?: number; shift?: number; scanNote?: string; incomplete?: string };
 }
 
 /** Document facts for the webview header. Every string came from the PDF or the file name: render as text only. */
@@ -317,6 +318,9 @@ function parseOverlay(x: unknown): PageOverlay | undefined {
       reocr: x.layer.reocr,
       ...(isFiniteNumber(x.layer.textError) ? { textError: Math.min(1.5, Math.max(0, x.layer.textError)) } : {}),
       ...(isFiniteNumber(x.layer.textMissing) ? { textMissing: Math.min(1, Math.max(0, x.layer.textMissing)) } : {}),
+      ...(Number.isInteger(x.layer.shift) && (x.layer.shift as number) >= 1 && (x.layer.shift as number) <= 31
+        ? { shift: x.layer.shift as number }
+        : {}),
       ...(typeof x.layer.scanNote === 'string' ? { scanNote: x.layer.scanNote.slice(0, MAX_SCAN_NOTE) } : {}),
       ...(typeof x.layer.incomplete === 'string' ? { incomplete: x.layer.incomplete.slice(0, MAX_SCAN_NOTE) } : {}),
     };

@@ -174,6 +174,8 @@ export interface LayerCause {
   kind: 'missing' | 'wrong';
   /** the share: of the page's text (missing), of the text there (wrong) */
   share: number;
+  /** wrong: the places its letters stand along the alphabet from the ones meant, when the layer reads as shifted (signals.shift) */
+  shift?: number;
 }
 
 /** the smaller part of a layer's error is named from this share on (below it, it is the estimate's noise) */
@@ -184,17 +186,23 @@ export function layerCause(q: Pick<LayerQuality, 'signals'>): LayerCause[] {
     const v = q.signals[k];
     return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
   };
-  return causeOf(share('textMissing'), share('textError'));
+  return causeOf(share('textMissing'), share('textError'), share('shift'));
 }
 
-/** layerCause from the two shares themselves (the webview has them without the signals) */
-export function causeOf(missing0: number | undefined, wrong0: number | undefined): LayerCause[] {
+/** a shifted alphabet's shift as a cause may carry it: a whole number of places along an alphabet (26 or 32 letters) */
+function shiftOf(v: number | undefined): number | undefined {
+  return v !== undefined && Number.isInteger(v) && v >= 1 && v <= 31 ? v : undefined;
+}
+
+/** layerCause from the two shares themselves, and the shift (the webview has them without the signals) */
+export function causeOf(missing0: number | undefined, wrong0: number | undefined, shift0?: number): LayerCause[] {
   const clamp = (v: number | undefined) => (v === undefined || !Number.isFinite(v) ? undefined : Math.min(1, Math.max(0, v)));
   const missing = clamp(missing0);
   const wrong = clamp(wrong0);
   const parts: LayerCause[] = [];
   if (missing !== undefined) parts.push({ kind: 'missing', share: missing });
-  if (wrong !== undefined) parts.push({ kind: 'wrong', share: wrong });
+  const shift = shiftOf(shift0);
+  if (wrong !== undefined) parts.push(shift === undefined ? { kind: 'wrong', share: wrong } : { kind: 'wrong', share: wrong, shift });
   const weight = (c: LayerCause) => (c.kind === 'missing' ? c.share : c.share * (1 - (missing ?? 0)));
   parts.sort((a, b) => weight(b) - weight(a));
   return parts.filter((c, i) => (i === 0 ? c.share > 0 : c.share >= SECOND_CAUSE));
@@ -204,7 +212,7 @@ export function causeOf(missing0: number | undefined, wrong0: number | undefined
 export function causeText(c: LayerCause): string {
   return c.kind === 'missing'
     ? `text missing: ${percent(c.share)} of the page's text is not in the layer`
-    : `words wrong: an estimated ${percent(c.share)} of the characters there`;
+    : `words wrong: an estimated ${percent(c.share)} of the characters there${c.shift === undefined ? '' : `, its letters shifted ${c.shift} places along the alphabet`}`;
 }
 
 /** A score as shown next to its grade: two decimals ("0.31"). */
