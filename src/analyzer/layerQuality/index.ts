@@ -53,7 +53,7 @@
 import type { Budget } from '../budget';
 import type { Matrix } from '../geometry';
 import type { GlyphRun, LayerQuality, Rect, TextLayer } from '../types';
-import { type InkMap, inkIn, inkMap, pixelMap, toPixels } from './ink';
+import { type InkMap, inkIn, inkMap, pixelMap, toPixels, variation } from './ink';
 import { type BlockMask, decodeJpegDc, decodeJpegGray, type GrayImage, jpegWorkBytes } from './jpeg';
 import { ASCII_SHARE, ASCII_SPACE, C_LETTER, C_NUMBER, C_SPACE, C_WORDISH, classOf, SHARE_BAD, SHARE_NONE, SHARE_SYMBOL } from './chars';
 import {
@@ -1622,19 +1622,6 @@ function isFrame(rows: Float64Array, cols: Float64Array, x0: number, x1: number,
   const edge = Math.min(Math.max(rows[y0], rows[y0 + 1]), Math.max(rows[y1], rows[y1 - 1]));
   for (let y = y0 + 2; y <= y1 - 2; y++) if (rows[y] >= FRAME_HOLLOW * edge) return false;
   return true;
-}
-
-/** the coefficient of variation of xs[x0..x1] */
-function variation(xs: Float64Array, x0: number, x1: number): number {
-  let s1 = 0;
-  let s2 = 0;
-  for (let x = x0; x <= x1; x++) {
-    s1 += xs[x];
-    s2 += xs[x] * xs[x];
-  }
-  const n = x1 - x0 + 1;
-  const mean = s1 / n;
-  return Math.sqrt(Math.max(0, s2 / n - mean * mean)) / Math.max(1e-9, mean);
 }
 
 /** the lines of a blob: the peaks of its row profile rows[y0..y1], each followed by a valley under BLOB_VALLEY of it */

@@ -141,6 +141,19 @@ function localPaper(data: Uint8Array, w: number, h: number, paper: number): Uint
   return out;
 }
 
+/** the coefficient of variation of xs[x0..x1] (a rule's ink per column, a leader's dot spacing) */
+export function variation(xs: Float64Array, x0: number, x1: number): number {
+  let s1 = 0;
+  let s2 = 0;
+  for (let x = x0; x <= x1; x++) {
+    s1 += xs[x];
+    s2 += xs[x] * xs[x];
+  }
+  const n = x1 - x0 + 1;
+  const mean = s1 / n;
+  return Math.sqrt(Math.max(0, s2 / n - mean * mean)) / Math.max(1e-9, mean);
+}
+
 /** the least value v of a histogram of n samples with at least q·n samples at or below it (255 when none) */
 export function percentile(hist: Uint32Array, n: number, q: number): number {
   const target = q * n;

@@ -9,6 +9,7 @@
  * Pure; linear in the area of the gaps read.
  */
 import type { GlyphRun, Rect } from '../types';
+import { variation } from './ink';
 import type { GrayImage } from './jpeg';
 import { inkLevel, pixelRect, type PixelMap } from './shape';
 
@@ -52,7 +53,7 @@ export interface Gap {
  * x axis), lines of runs whose baselines lie within SAME_LINE ems. n log n in the runs.
  */
 export function lineGaps(runs: readonly GlyphRun[]): Gap[] {
-  const words: { x0: number; x1: number; y: number; size: number }[] = [];
+  const words: Gap[] = [];
   for (const r of runs) {
     if (r.turned || !(r.size > 0) || !r.text.trim()) continue;
     // the box runs from 0.2 em below the baseline to 0.8 em above it (GlyphRun.rect)
@@ -169,11 +170,10 @@ export function missedLeaders(
     end();
     // the longest row of dots: evenly set, and along most of the gap (a few specks in a wide gap are no leader)
     if (best.length < MIN_DOTS || best[best.length - 1] - best[0] < SPAN * (n - 1)) continue;
-    const steps: number[] = [];
-    for (let i = 1; i < best.length; i++) steps.push(best[i] - best[i - 1]);
-    const mean = steps.reduce((a, v) => a + v, 0) / steps.length;
-    const sd = Math.sqrt(steps.reduce((a, v) => a + (v - mean) * (v - mean), 0) / steps.length);
-    if (!(mean > 0) || sd / mean > EVEN) continue;
+    const steps = new Float64Array(best.length - 1);
+    for (let i = 1; i < best.length; i++) steps[i - 1] = best[i] - best[i - 1];
+    const mean = (best[best.length - 1] - best[0]) / steps.length;
+    if (!(mean > 0) || variation(steps, 0, steps.length - 1) > EVEN) continue;
     out.dots += best.length;
     out.chars += best.length * (mean >= SPACED * em ? 2 : 1);
     if (out.rects.length < MAX_RECTS) out.rects.push([g.x0, g.y - 0.1 * g.size, g.x1, g.y + 0.5 * g.size]);
