@@ -23,7 +23,7 @@ import { deflateSync } from 'node:zlib';
 import { Deflate } from 'fflate';
 import { type AnalyzerOptions, DEFAULT_OPTIONS } from '../src/analyzer/options';
 import { type DocumentReport, type LayerQuality, LIMIT_REASONS, type PageRoute, type RouteReason, type TextLayer } from '../src/analyzer/types';
-import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
+import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/missing';
 import { decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { boxReduce } from '../src/analyzer/layerQuality/pixels';
 import { encodeFax } from './fax-encoder';

@@ -8,18 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJpegDc, decodeJpegGray } from '../src/analyzer/layerQuality/jpeg';
 import { type Language, languageEvidence, wordBits, wordCounts } from '../src/analyzer/layerQuality/language';
-import {
-  charSignals,
-  estimateError,
-  inkCoverage,
-  layerQuality,
-  MAX_MISSING_REGIONS,
-  NONWORD_BITS,
-  REOCR_CER,
-  UNLIKE_SCAN,
-  unlikeScanError,
-} from '../src/analyzer/layerQuality/index';
+import { charSignals, estimateError, layerQuality, NONWORD_BITS, REOCR_CER, UNLIKE_SCAN, unlikeScanError } from '../src/analyzer/layerQuality/index';
 import { type InkMap, inkMap } from '../src/analyzer/layerQuality/ink';
+import { inkCoverage, MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/missing';
 import { emWidth } from '../src/analyzer/layerQuality/widths';
 import { analyzePdfSync } from '../src/analyzer/index';
 import type { GlyphRun, TextLayer } from '../src/analyzer/types';

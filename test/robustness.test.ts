@@ -11,7 +11,7 @@ import { analyzePdfSync } from '../src/analyzer/index';
 import type { AnalyzerOptions } from '../src/analyzer/options';
 import type { DocumentReport, PageReport } from '../src/analyzer/types';
 import { IsolatedAnalyzer, LAYER_QUALITY_OPTIONS, PdfBuilder, ROOT, checkInvariants, docWith, hostile } from '../scripts/fuzz';
-import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/index';
+import { MAX_MISSING_REGIONS } from '../src/analyzer/layerQuality/missing';
 
 // garbage collected before each run: the memory bounds below are about what one input costs
 const iso = new IsolatedAnalyzer(undefined, true);

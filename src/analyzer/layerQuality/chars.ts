@@ -68,3 +68,13 @@ function classOfSlow(cp: number): number {
 export function isLetter(cp: number): boolean {
   return (classOf(cp) & C_LETTER) !== 0;
 }
+
+/** the code point at s[i] (a surrogate pair read whole, a lone surrogate as itself) */
+export function codePointAt(s: string, i: number, end: number): number {
+  const c = s.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+    const lo = s.charCodeAt(i + 1);
+    if (lo >= 0xdc00 && lo <= 0xdfff) return 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+  }
+  return c;
+}
