@@ -671,12 +671,17 @@ function alphabetOf(text: string): { lower: number; upper: number; size: number 
   return cyrillic > latin ? { lower: 0x430, upper: 0x410, size: 32 } : { lower: 0x61, upper: 0x41, size: 26 };
 }
 
+/** the first letter of the case of alphabet `a` that holds the UTF-16 unit c, or −1 when c is none of its letters */
+function letterBase(c: number, a: { lower: number; upper: number; size: number }): number {
+  return c >= a.lower && c < a.lower + a.size ? a.lower : c >= a.upper && c < a.upper + a.size ? a.upper : -1;
+}
+
 /** `text` with each letter of the alphabet moved `by` places along it (wrapping), case kept, other characters as they are */
 function rotate(text: string, by: number, a: { lower: number; upper: number; size: number }): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const base = c >= a.lower && c < a.lower + a.size ? a.lower : c >= a.upper && c < a.upper + a.size ? a.upper : -1;
+    const base = letterBase(c, a);
     out += base < 0 ? text[i] : String.fromCharCode(base + ((c - base + by) % a.size));
   }
   return out;
@@ -753,10 +758,7 @@ export function shiftedAlphabet(text: string): ShiftedAlphabet | undefined {
     while (j < n && !isSpace(sample.charCodeAt(j))) j++;
     chars += j - i;
     let letters = 0;
-    for (let k = i; k < j; k++) {
-      const ch = sample.charCodeAt(k);
-      if ((ch >= a.lower && ch < a.lower + a.size) || (ch >= a.upper && ch < a.upper + a.size)) letters++;
-    }
+    for (let k = i; k < j; k++) if (letterBase(sample.charCodeAt(k), a) >= 0) letters++;
     if (letters >= 2) {
       const before = wordBitsIn(sample, i, j, lang, lang);
       const after = wordBitsIn(back, i, j, lang, lang);
